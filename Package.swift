@@ -1,0 +1,71 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Anna",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    products: [
+        .library(name: "Anna", targets: ["Anna"]),
+        .executable(name: "anna", targets: ["anna"]),
+        .plugin(name: "AnnaPlugin", targets: ["AnnaPlugin"]),
+        .plugin(name: "AnnaCommand", targets: ["AnnaCommand"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+    ],
+    targets: [
+        // Runtime: what an app links.
+        .target(name: "Anna"),
+
+        // libyaml, found through pkg-config.
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
+
+        // The generator as a pipeline: parsing, validation, translation, rendering.
+        .target(
+            name: "_AnnaGeneratorCore",
+            dependencies: [
+                "Anna",
+                "CYAML",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+
+        // The command-line tool; argument parsing and exit codes only.
+        .executableTarget(
+            name: "anna",
+            dependencies: [
+                "_AnnaGeneratorCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .plugin(
+            name: "AnnaPlugin",
+            capability: .buildTool(),
+            dependencies: ["anna"]
+        ),
+        .plugin(
+            name: "AnnaCommand",
+            capability: .command(
+                intent: .custom(verb: "anna", description: "Lint tracking specs or generate their Swift into the package"),
+                permissions: [.writeToPackageDirectory(reason: "Writes the Swift generated from tracking specs")]
+            ),
+            dependencies: ["anna"]
+        ),
+
+        .testTarget(name: "AnnaTests", dependencies: ["Anna"]),
+        .testTarget(
+            name: "AnnaGeneratorTests",
+            dependencies: ["_AnnaGeneratorCore"],
+            exclude: ["Fixtures"]
+        ),
+        // Compiles and exercises the golden generated sources.
+        .testTarget(name: "AnnaGoldenTests", dependencies: ["Anna"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,80 @@
+import Foundation
+
+/// The generator's pipeline in one place: read, parse, validate, translate, render.
+///
+/// The command-line tool, the plugins, the tests and the fuzzer all come through here.
+public struct AnnaGenerator: Sendable {
+    /// The templates used for rendering.
+    public var renderer: SwiftRenderer
+
+    /// Creates a generator.
+    /// - Parameter renderer: The templates to render with; the built-in ones by default.
+    public init(renderer: SwiftRenderer = SwiftRenderer()) {
+        self.renderer = renderer
+    }
+
+    /// Parses and validates spec bytes.
+    /// - Parameters:
+    ///   - bytes: The spec's contents.
+    ///   - file: The path shown in diagnostics and used to name the output.
+    /// - Returns: The spec if it has no errors, and every diagnostic.
+    public func check(_ bytes: [UInt8], file: String) -> (spec: TrackingSpec?, diagnostics: [Diagnostic]) {
+        let root: YAMLNode
+        do {
+            root = try YAMLParser().parse(bytes, file: file)
+        } catch {
+            return (nil, error.diagnostics)
+        }
+        return SpecValidator().validate(root, file: file)
+    }
+
+    /// Generates Swift from spec bytes.
+    /// - Parameters:
+    ///   - bytes: The spec's contents.
+    ///   - file: The path shown in diagnostics and in the generated header.
+    /// - Returns: The Swift source and the warnings.
+    /// - Throws: ``SpecError`` with every diagnostic when the spec has errors.
+    public func generate(_ bytes: [UInt8], file: String) throws(SpecError) -> (source: String, warnings: [Diagnostic]) {
+        let (spec, diagnostics) = check(bytes, file: file)
+        guard let spec else { throw SpecError(diagnostics: diagnostics) }
+        let model = SpecTranslator().translate(spec)
+        return (renderer.render(model), diagnostics)
+    }
+
+    /// Reads a spec file.
+    /// - Parameter path: The file's path.
+    /// - Returns: Its bytes.
+    /// - Throws: ``SpecError`` located at the file's start when it cannot be read.
+    public static func read(_ path: String) throws(SpecError) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SpecError(diagnostics: [.error("cannot read the file; check that it exists and is readable", at: SourceLocation(file: path, line: 1, column: 1))])
+        }
+        return [UInt8](data)
+    }
+
+    /// Writes a file only when its contents differ, so builds that depend on it
+    /// are not redone for nothing.
+    /// - Parameters:
+    ///   - contents: The new contents.
+    ///   - path: Where to write.
+    /// - Returns: Whether the file was written.
+    /// - Throws: The file system's error.
+    @discardableResult
+    public static func writeIfChanged(_ contents: String, to path: String) throws -> Bool {
+        let data = Data(contents.utf8)
+        if FileManager.default.contents(atPath: path) == data { return false }
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        return true
+    }
+
+    /// The output file name for a spec: `catalog.anna.yml` → `catalog.anna.swift`.
+    /// - Parameter specPath: The spec's path.
+    /// - Returns: The file name of its generated Swift.
+    public static func outputFileName(for specPath: String) -> String {
+        SpecValidationPass.baseName(of: specPath) + ".anna.swift"
+    }
+}

@@ -1,0 +1,264 @@
+import CYAML
+
+/// Parses YAML with libyaml's event API into ``YAMLNode``s that remember where they
+/// were written.
+///
+/// It never crashes and always ends: libyaml's own problems come back as located
+/// diagnostics, and so do what libyaml accepts but a spec cannot hold: duplicate
+/// keys, non-scalar keys, unknown aliases, more than one document, nesting deeper
+/// than ``maximumDepth`` and alias expansions larger than ``maximumNodes``.
+public struct YAMLParser: Sendable {
+    /// The deepest nesting of sequences and mappings accepted.
+    public var maximumDepth = 64
+    /// The most nodes a document may hold once aliases are expanded.
+    public var maximumNodes = 200_000
+
+    /// Creates a parser with the default limits.
+    public init() {}
+
+    /// Parses one YAML document.
+    /// - Parameters:
+    ///   - bytes: The file's contents.
+    ///   - file: The path shown in diagnostics.
+    /// - Returns: The document's root node.
+    /// - Throws: ``SpecError`` with the located problem.
+    public func parse(_ bytes: [UInt8], file: String) throws(SpecError) -> YAMLNode {
+        let result: Result<YAMLNode, SpecError> = bytes.withUnsafeBufferPointer { buffer in
+            var builder = TreeBuilder(file: file, bytes: buffer, maximumDepth: maximumDepth, maximumNodes: maximumNodes)
+            return builder.run()
+        }
+        return try result.get()
+    }
+}
+
+/// Drives libyaml and assembles the tree with an explicit stack, so deep input
+/// cannot exhaust the call stack.
+private struct TreeBuilder {
+    private enum Frame {
+        case sequence(location: SourceLocation, anchor: String?, items: [YAMLNode], size: Int)
+        case mapping(location: SourceLocation, anchor: String?, pairs: [YAMLPair], merges: [YAMLNode],
+                     pendingKey: (String, SourceLocation)?, seen: [String: SourceLocation], size: Int)
+    }
+
+    let file: String
+    let bytes: UnsafeBufferPointer<UInt8>
+    let maximumDepth: Int
+    let maximumNodes: Int
+    private var stack: [Frame] = []
+    private var anchors: [String: YAMLNode] = [:]
+    private var root: YAMLNode?
+    private var totalNodes = 0
+    private var documents = 0
+
+    init(file: String, bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, maximumNodes: Int) {
+        self.file = file
+        self.bytes = bytes
+        self.maximumDepth = maximumDepth
+        self.maximumNodes = maximumNodes
+    }
+
+    mutating func run() -> Result<YAMLNode, SpecError> {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else {
+            return .failure(fail("libyaml could not start (out of memory)", at: location(line: 0, column: 0)))
+        }
+        defer { yaml_parser_delete(&parser) }
+        if let base = bytes.baseAddress {
+            yaml_parser_set_input_string(&parser, base, bytes.count)
+        } else {
+            var empty: UInt8 = 0
+            yaml_parser_set_input_string(&parser, &empty, 0)
+        }
+
+        while true {
+            var event = yaml_event_t()
+            guard yaml_parser_parse(&parser, &event) == 1 else {
+                return .failure(libyamlProblem(parser))
+            }
+            defer { yaml_event_delete(&event) }
+            let start = location(event.start_mark)
+            switch event.type {
+            case YAML_STREAM_END_EVENT:
+                guard let root else {
+                    return .failure(fail("the spec is empty; start it with 'anna: 1'", at: start))
+                }
+                return .success(root)
+            case YAML_DOCUMENT_START_EVENT:
+                documents += 1
+                if documents > 1 {
+                    return .failure(fail("a spec holds one YAML document; remove this '---' or move the document into a file of its own", at: start))
+                }
+            case YAML_SCALAR_EVENT:
+                let scalar = event.data.scalar
+                let text = string(scalar.value, length: scalar.length)
+                let tag = scalar.tag.map { String(cString: $0) }
+                var style = YAMLNode.ScalarStyle.plain
+                if scalar.style != YAML_PLAIN_SCALAR_STYLE { style = .string }
+                if let tag {
+                    guard tag == "tag:yaml.org,2002:str" else {
+                        return .failure(fail("the tag '\(tag)' is not supported; remove it (only !!str is allowed)", at: start))
+                    }
+                    style = .string
+                }
+                let node = YAMLNode(.scalar(text, style), at: start)
+                if let error = complete(node, anchor: scalar.anchor.map { String(cString: $0) }) { return .failure(error) }
+            case YAML_ALIAS_EVENT:
+                let name = String(cString: event.data.alias.anchor)
+                guard var node = anchors[name] else {
+                    return .failure(fail("unknown alias '*\(name)'; define '&\(name)' before using it", at: start))
+                }
+                node.location = start
+                if let error = complete(node, anchor: nil) { return .failure(error) }
+            case YAML_SEQUENCE_START_EVENT:
+                if let error = checkDepth(at: start) { return .failure(error) }
+                let start = event.data.sequence_start
+                if let tag = start.tag.map({ String(cString: $0) }), tag != "tag:yaml.org,2002:seq" {
+                    return .failure(fail("the tag '\(tag)' is not supported; remove it", at: location(event.start_mark)))
+                }
+                stack.append(.sequence(location: location(event.start_mark), anchor: start.anchor.map { String(cString: $0) }, items: [], size: 1))
+            case YAML_MAPPING_START_EVENT:
+                if let error = checkDepth(at: start) { return .failure(error) }
+                let start = event.data.mapping_start
+                if let tag = start.tag.map({ String(cString: $0) }), tag != "tag:yaml.org,2002:map" {
+                    return .failure(fail("the tag '\(tag)' is not supported; remove it", at: location(event.start_mark)))
+                }
+                stack.append(.mapping(location: location(event.start_mark), anchor: start.anchor.map { String(cString: $0) },
+                                      pairs: [], merges: [], pendingKey: nil, seen: [:], size: 1))
+            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                guard let frame = stack.popLast() else { continue }
+                switch frame {
+                case .sequence(let location, let anchor, let items, let size):
+                    if let error = complete(YAMLNode(.sequence(items), at: location, size: size), anchor: anchor) { return .failure(error) }
+                case .mapping(let location, let anchor, var pairs, let merges, _, let seen, var size):
+                    // Merge keys: explicit entries win, earlier merged mappings win over later ones.
+                    var present = Set(seen.keys)
+                    for merge in merges {
+                        guard case .mapping(let merged) = merge.content else { continue }
+                        for pair in merged where !present.contains(pair.key) {
+                            present.insert(pair.key)
+                            pairs.append(pair)
+                            size += pair.value.size
+                        }
+                    }
+                    if let error = complete(YAMLNode(.mapping(pairs), at: location, size: size), anchor: anchor) { return .failure(error) }
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    private mutating func checkDepth(at location: SourceLocation) -> SpecError? {
+        stack.count >= maximumDepth
+            ? fail("nesting is deeper than \(maximumDepth) levels; a tracking spec needs far fewer", at: location)
+            : nil
+    }
+
+    /// Attaches a finished node to its parent, or makes it the root.
+    private mutating func complete(_ node: YAMLNode, anchor: String?) -> SpecError? {
+        totalNodes += node.size
+        if totalNodes > maximumNodes {
+            return fail("the document expands to more than \(maximumNodes) nodes; aliases that repeat aliases multiply, so use fewer", at: node.location)
+        }
+        if let anchor { anchors[anchor] = node }
+        guard let top = stack.popLast() else {
+            root = node
+            return nil
+        }
+        switch top {
+        case .sequence(let location, let anchor, var items, let size):
+            items.append(node)
+            stack.append(.sequence(location: location, anchor: anchor, items: items, size: size + node.size))
+        case .mapping(let location, let anchor, var pairs, var merges, let pendingKey, var seen, let size):
+            if let (key, keyLocation) = pendingKey {
+                if key == "<<", isMergeValue(node) {
+                    if case .sequence(let items) = node.content { merges.append(contentsOf: items) } else { merges.append(node) }
+                } else {
+                    pairs.append(YAMLPair(key: key, keyLocation: keyLocation, value: node))
+                }
+                stack.append(.mapping(location: location, anchor: anchor, pairs: pairs, merges: merges, pendingKey: nil, seen: seen, size: size + node.size))
+            } else {
+                guard case .scalar(let key, _) = node.content else {
+                    return fail("a key must be a plain name, not \(node.kindDescription)", at: node.location)
+                }
+                if key != "<<" || !isMergeKeyCandidate(node) {
+                    if let first = seen[key] {
+                        return fail("duplicate key '\(key)' (first at line \(first.line), column \(first.column)); remove one of them", at: node.location)
+                    }
+                    seen[key] = node.location
+                }
+                stack.append(.mapping(location: location, anchor: anchor, pairs: pairs, merges: merges, pendingKey: (key, node.location), seen: seen, size: size))
+            }
+        }
+        return nil
+    }
+
+    private func isMergeKeyCandidate(_ node: YAMLNode) -> Bool {
+        if case .scalar(_, .plain) = node.content { return true }
+        return false
+    }
+
+    private func isMergeValue(_ node: YAMLNode) -> Bool {
+        switch node.content {
+        case .mapping: return true
+        case .sequence(let items): return !items.isEmpty && items.allSatisfy { if case .mapping = $0.content { true } else { false } }
+        case .scalar: return false
+        }
+    }
+
+    // MARK: libyaml glue
+
+    private func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?, length: Int) -> String {
+        guard let pointer else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: length), as: UTF8.self)
+    }
+
+    private func location(_ mark: yaml_mark_t) -> SourceLocation {
+        location(line: Int(mark.line), column: Int(mark.column))
+    }
+
+    private func location(line: Int, column: Int) -> SourceLocation {
+        SourceLocation(file: file, line: line + 1, column: column + 1)
+    }
+
+    private func fail(_ message: String, at location: SourceLocation) -> SpecError {
+        SpecError(diagnostics: [.error(message, at: location)])
+    }
+
+    private func libyamlProblem(_ parser: yaml_parser_t) -> SpecError {
+        let problem = parser.problem.map { String(cString: $0) } ?? "the YAML is malformed"
+        var message = "invalid YAML: \(problem)"
+        if let context = parser.context.map({ String(cString: $0) }) {
+            message += " \(context) at line \(parser.context_mark.line + 1), column \(parser.context_mark.column + 1)"
+        }
+        let where_: SourceLocation
+        if parser.error == YAML_READER_ERROR {
+            where_ = offsetLocation(parser.problem_offset)
+            message += "; save the file as UTF-8"
+        } else {
+            where_ = location(parser.problem_mark)
+            message += hint(for: problem)
+        }
+        return fail(message, at: where_)
+    }
+
+    private func hint(for problem: String) -> String {
+        if problem.contains("cannot start any token") { return "; indent with spaces, not tabs, and quote values that start with '@', '`' or '%'" }
+        if problem.contains("did not find expected key") { return "; check the indentation of this line against the key above" }
+        if problem.contains("mapping values are not allowed") { return "; quote the value if it contains ': '" }
+        return ""
+    }
+
+    /// Line and column of a byte offset, for reader errors, which libyaml reports by offset only.
+    private func offsetLocation(_ offset: Int) -> SourceLocation {
+        var line = 0
+        var lineStart = 0
+        let end = min(offset, bytes.count)
+        for index in 0..<end where bytes[index] == UInt8(ascii: "\n") {
+            line += 1
+            lineStart = index + 1
+        }
+        let column = String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<end]), as: UTF8.self).count
+        return location(line: line, column: column)
+    }
+}

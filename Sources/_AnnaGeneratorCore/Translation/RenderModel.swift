@@ -1,0 +1,68 @@
+/// What the templates render: every name escaped, every literal quoted, every
+/// decision made. Templates only place these strings.
+public struct RenderModel: Sendable {
+    /// The spec file's name, for the header comment (already comment-safe).
+    public var sourceFileName: String
+    /// Modules to import, in order.
+    public var imports: [String]
+    /// `public ` or empty.
+    public var access: String
+    /// Enum types.
+    public var enums: [EnumModel]
+    /// Event factories.
+    public var events: [EventModel]
+    /// Whether the spec declares any event.
+    public var hasEvents: Bool
+    /// Metadata constants for events that have any.
+    public var metadata: [MetadataModel]
+    /// Whether ``metadata`` is non-empty.
+    public var hasMetadata: Bool
+
+    /// A `String`-backed enum.
+    public struct EnumModel: Sendable {
+        public var docLines: [String]
+        public var name: String
+        public var cases: [CaseModel]
+    }
+
+    /// One enum case: `case manual` or `case creditCard = "credit card"`.
+    public struct CaseModel: Sendable {
+        public var declaration: String
+    }
+
+    /// One event factory.
+    public struct EventModel: Sendable {
+        /// Whether this is the first event, which needs no blank line before it.
+        public var isFirst: Bool
+        public var docLines: [String]
+        /// The full `@available(…)` line, if deprecated.
+        public var availability: String?
+        /// Whether the event has no parameters and so is a static property.
+        public var isProperty: Bool
+        /// The escaped Swift name.
+        public var name: String
+        /// `categoryTitle: String`, `price: Double? = nil`.
+        public var arguments: [ArgumentModel]
+        /// `_parameters["categoryTitle"] = categoryTitle.analyticsValue`.
+        public var assignments: [String]
+        /// The dictionary's capacity.
+        public var parameterCount: Int
+        /// The event's wire name as a literal.
+        public var nameLiteral: String
+        /// `, metadata: AnnaSpecMetadata.x`, or empty.
+        public var metadataArgument: String
+    }
+
+    /// One argument of a factory.
+    public struct ArgumentModel: Sendable {
+        public var declaration: String
+        /// Whether another argument follows (for the comma).
+        public var isLast: Bool
+    }
+
+    /// One metadata constant.
+    public struct MetadataModel: Sendable {
+        public var name: String
+        public var initializer: String
+    }
+}

@@ -1,0 +1,144 @@
+/// Turns a validated ``TrackingSpec`` into a ``RenderModel``: names, types,
+/// default values, escaping and metadata are decided here, so templates stay
+/// logic-less.
+public struct SpecTranslator: Sendable {
+    /// Creates a translator.
+    public init() {}
+
+    /// Builds the render model of a spec.
+    /// - Parameter spec: A validated spec.
+    /// - Returns: The model the file template renders.
+    public func translate(_ spec: TrackingSpec) -> RenderModel {
+        let access = spec.access == .public ? "public " : ""
+        let usesFoundation = spec.events.contains { event in
+            event.parameters.contains { [.date, .url, .uuid].contains($0.type.base) }
+        }
+        let metadata = spec.events.compactMap(metadataModel)
+        let metadataNames = Set(metadata.map(\.name))
+        let fileName = String(spec.file.split(separator: "/").last ?? Substring(spec.file))
+        return RenderModel(
+            sourceFileName: SwiftLiteral.commentLines(fileName).joined(separator: " "),
+            imports: usesFoundation ? ["Anna", "Foundation"] : ["Anna"],
+            access: access,
+            enums: spec.types.map(enumModel),
+            events: spec.events.enumerated().map { index, event in
+                eventModel(event, isFirst: index == 0, spec: spec, hasMetadata: metadataNames.contains(SwiftNaming.escaped(event.swiftName)))
+            },
+            hasEvents: !spec.events.isEmpty,
+            metadata: metadata,
+            hasMetadata: !metadata.isEmpty
+        )
+    }
+
+    private func enumModel(_ type: TrackingSpec.EnumType) -> RenderModel.EnumModel {
+        RenderModel.EnumModel(
+            docLines: type.description.map(docLines) ?? [],
+            name: type.swiftName,
+            cases: type.cases.map { enumCase in
+                let name = SwiftNaming.escaped(enumCase.swiftName)
+                let declaration = enumCase.rawValue == enumCase.swiftName
+                    ? "case \(name)"
+                    : "case \(name) = \(SwiftLiteral.string(enumCase.rawValue))"
+                return RenderModel.CaseModel(declaration: declaration)
+            }
+        )
+    }
+
+    private func eventModel(_ event: TrackingSpec.Event, isFirst: Bool, spec: TrackingSpec, hasMetadata: Bool) -> RenderModel.EventModel {
+        // Optional parameters go last so they can default to nil.
+        let ordered = event.parameters.filter { !$0.type.isOptional } + event.parameters.filter(\.type.isOptional)
+        var lines = event.description.map(docLines) ?? []
+        let documented = ordered.filter { $0.description != nil }
+        if !documented.isEmpty {
+            if !lines.isEmpty { lines.append("") }
+            lines.append(" - Parameters:")
+            for parameter in documented {
+                let text = docLines(parameter.description ?? "")
+                lines.append("   - \(parameter.swiftName):\(text.first ?? "")")
+                lines.append(contentsOf: text.dropFirst().map { "    \($0)" })
+            }
+        }
+        let availability = event.deprecationMessage.map { message in
+            message.isEmpty
+                ? "@available(*, deprecated)"
+                : "@available(*, deprecated, message: \(SwiftLiteral.string(message)))"
+        }
+        let arguments = ordered.enumerated().map { index, parameter in
+            let type = swiftType(parameter.type, spec: spec)
+            let declaration = "\(SwiftNaming.escaped(parameter.swiftName)): \(type)\(parameter.type.isOptional ? " = nil" : "")"
+            return RenderModel.ArgumentModel(declaration: declaration, isLast: index == ordered.count - 1)
+        }
+        let assignments = ordered.map { parameter in
+            let value = SwiftNaming.escaped(parameter.swiftName) + (parameter.type.isOptional ? "?" : "")
+            return "_parameters[\(SwiftLiteral.string(parameter.name))] = \(value).analyticsValue"
+        }
+        return RenderModel.EventModel(
+            isFirst: isFirst,
+            docLines: lines,
+            availability: availability,
+            isProperty: ordered.isEmpty,
+            name: SwiftNaming.escaped(event.swiftName),
+            arguments: arguments,
+            assignments: assignments,
+            parameterCount: ordered.count,
+            nameLiteral: SwiftLiteral.string(event.name),
+            metadataArgument: hasMetadata ? ", metadata: AnnaSpecMetadata.\(SwiftNaming.escaped(event.swiftName))" : ""
+        )
+    }
+
+    /// The metadata constant of an event, or `nil` when it has only defaults.
+    private func metadataModel(_ event: TrackingSpec.Event) -> RenderModel.MetadataModel? {
+        var arguments: [String] = []
+        if event.consent != "analytics" { arguments.append("consent: \(SwiftLiteral.string(event.consent))") }
+        let pii = event.parameters.filter(\.isPII).map { SwiftLiteral.string($0.name) }
+        if !pii.isEmpty { arguments.append("piiKeys: [\(pii.joined(separator: ", "))]") }
+        let constraints = event.parameters.filter { !$0.constraints.isEmpty }.map { parameter in
+            "\(SwiftLiteral.string(parameter.name)): \(constraintInitializer(parameter.constraints))"
+        }
+        if !constraints.isEmpty { arguments.append("constraints: [\(constraints.joined(separator: ", "))]") }
+        if event.deprecationMessage != nil { arguments.append("isDeprecated: true") }
+        guard !arguments.isEmpty else { return nil }
+        return RenderModel.MetadataModel(
+            name: SwiftNaming.escaped(event.swiftName),
+            initializer: "AnalyticsEvent.Metadata(\(arguments.joined(separator: ", ")))"
+        )
+    }
+
+    private func constraintInitializer(_ constraints: TrackingSpec.Constraints) -> String {
+        var arguments: [String] = []
+        if let min = constraints.min { arguments.append("min: \(numberLiteral(min))") }
+        if let max = constraints.max { arguments.append("max: \(numberLiteral(max))") }
+        if let minLength = constraints.minLength { arguments.append("minLength: \(minLength)") }
+        if let maxLength = constraints.maxLength { arguments.append("maxLength: \(maxLength)") }
+        if let pattern = constraints.pattern { arguments.append("pattern: \(SwiftLiteral.string(pattern))") }
+        if let values = constraints.allowedValues {
+            arguments.append("allowedValues: [\(values.map(SwiftLiteral.string).joined(separator: ", "))]")
+        }
+        return "ParameterConstraint(\(arguments.joined(separator: ", ")))"
+    }
+
+    private func numberLiteral(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? "\(Int(value))" : "\(value)"
+    }
+
+    private func swiftType(_ type: ValueType, spec: TrackingSpec) -> String {
+        var name: String
+        switch type.base {
+        case .string: name = "String"
+        case .int: name = "Int"
+        case .double: name = "Double"
+        case .bool: name = "Bool"
+        case .date: name = "Date"
+        case .url: name = "URL"
+        case .uuid: name = "UUID"
+        case .named(let specName): name = spec.types.first { $0.name == specName }?.swiftName ?? specName
+        }
+        if type.isArray { name = "[\(name)]" }
+        return type.isOptional ? name + "?" : name
+    }
+
+    /// Comment lines with the leading space the `///` needs, or none for an empty line.
+    private func docLines(_ text: String) -> [String] {
+        SwiftLiteral.commentLines(text).map { $0.isEmpty ? "" : " \($0)" }
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+
+extension SpecValidationPass {
+    static let eventKeys = ["description", "consent", "deprecated", "parameters"]
+    static let parameterKeys = ["type", "description", "min", "max", "minLength", "maxLength", "pattern", "enum", "pii"]
+
+    /// `events:`.
+    mutating func events(_ node: YAMLNode) -> [TrackingSpec.Event] {
+        guard let pairs = context.pairs(of: node, expected: "'events'") else { return [] }
+        var events: [TrackingSpec.Event] = []
+        var swiftNames: [String: (String, SourceLocation)] = [:]
+        for pair in pairs {
+            guard SwiftNaming.isValidName(pair.key) else {
+                context.error("event name '\(pair.key)' cannot become a Swift name; use ASCII letters, digits, spaces, '_', '-' or '.', starting with a letter", at: pair.keyLocation)
+                continue
+            }
+            let swiftName = SwiftNaming.lowerCamelCase(pair.key)
+            if SwiftNaming.reservedEventNames.contains(swiftName) {
+                context.error("event '\(pair.key)' becomes '\(swiftName)', which AnalyticsEvent already has; rename it, e.g. '\(swiftName)Event'", at: pair.keyLocation)
+                continue
+            }
+            if let (other, location) = swiftNames[swiftName] {
+                context.error("events '\(other)' (line \(location.line), column \(location.column)) and '\(pair.key)' both become '\(swiftName)' in Swift; rename one of them", at: pair.keyLocation)
+                continue
+            }
+            swiftNames[swiftName] = (pair.key, pair.keyLocation)
+            if let event = event(named: pair.key, swiftName: swiftName, node: pair.value, at: pair.keyLocation) {
+                events.append(event)
+            }
+        }
+        return events
+    }
+
+    private mutating func event(named name: String, swiftName: String, node: YAMLNode, at location: SourceLocation) -> TrackingSpec.Event? {
+        var event = TrackingSpec.Event(
+            name: name, swiftName: swiftName, description: nil, consent: "analytics",
+            deprecationMessage: nil, parameters: [], location: location
+        )
+        if node.scalarValue == .null { return event }
+        guard let fields = context.entries(of: node, allowed: Self.eventKeys, in: "event '\(name)'") else { return nil }
+        event.description = context.string(fields["description"], expected: "a description")
+        if let consent = fields["consent"], let text = context.string(consent.value, expected: "'consent'") {
+            if let first = text.unicodeScalars.first, first.isASCIILetter,
+               text.unicodeScalars.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || $0 == "_" }) {
+                event.consent = text
+            } else {
+                context.error("consent category '\(text)' must be a name of letters, digits and '_', e.g. analytics or marketing", at: consent.value.location)
+            }
+        }
+        if let deprecated = fields["deprecated"] {
+            switch deprecated.value.scalarValue {
+            case .string(let message): event.deprecationMessage = message
+            case .bool(true): event.deprecationMessage = ""
+            default:
+                context.error("'deprecated' takes a message saying what to use instead, or true; to undeprecate the event, remove the key", at: deprecated.value.location)
+            }
+        }
+        if let parameters = fields["parameters"] {
+            event.parameters = self.parameters(parameters.value, event: name)
+        }
+        return event
+    }
+
+    private mutating func parameters(_ node: YAMLNode, event: String) -> [TrackingSpec.Parameter] {
+        guard let pairs = context.pairs(of: node, expected: "'parameters' of event '\(event)'") else { return [] }
+        var parameters: [TrackingSpec.Parameter] = []
+        var swiftNames: [String: (String, SourceLocation)] = [:]
+        for pair in pairs {
+            let owner = "parameter '\(pair.key)' of event '\(event)'"
+            guard SwiftNaming.isValidName(pair.key) else {
+                context.error("parameter name '\(pair.key)' of event '\(event)' cannot become a Swift name; use ASCII letters, digits, spaces, '_', '-' or '.', starting with a letter", at: pair.keyLocation)
+                continue
+            }
+            let swiftName = SwiftNaming.lowerCamelCase(pair.key)
+            if SwiftNaming.reservedParameterNames.contains(swiftName) {
+                context.error("\(owner) becomes '\(swiftName)', which Swift does not allow as an argument name; rename it", at: pair.keyLocation)
+                continue
+            }
+            if let (other, location) = swiftNames[swiftName] {
+                context.error("parameters '\(other)' (line \(location.line), column \(location.column)) and '\(pair.key)' of event '\(event)' both become '\(swiftName)' in Swift; rename one of them", at: pair.keyLocation)
+                continue
+            }
+            swiftNames[swiftName] = (pair.key, pair.keyLocation)
+            if let parameter = parameter(pair, swiftName: swiftName, event: event, owner: owner) {
+                parameters.append(parameter)
+            }
+        }
+        return parameters
+    }
+
+    private mutating func parameter(_ pair: YAMLPair, swiftName: String, event: String, owner: String) -> TrackingSpec.Parameter? {
+        var parameter = TrackingSpec.Parameter(
+            name: pair.key, swiftName: swiftName, description: nil,
+            type: ValueType(base: .string, isArray: false, isOptional: false),
+            constraints: .init(), isPII: false, location: pair.keyLocation
+        )
+        switch pair.value.content {
+        case .scalar:
+            // Shorthand: `price: double?`.
+            guard let text = context.string(pair.value, expected: "the type of \(owner)") else { return nil }
+            guard let type = valueType(text, at: pair.value.location, for: owner) else { return nil }
+            parameter.type = type
+            return parameter
+        case .sequence(let items):
+            // Shorthand: `tags: [string]`.
+            guard items.count == 1, let text = context.string(items[0], expected: "the element type of \(owner)") else {
+                if items.count != 1 {
+                    context.error("the array shorthand of \(owner) takes exactly one element type, e.g. [string]", at: pair.value.location)
+                }
+                return nil
+            }
+            guard var type = valueType(text, at: items[0].location, for: owner) else { return nil }
+            if type.isArray || type.isOptional {
+                context.error("the array shorthand of \(owner) takes a plain element type, e.g. [string]; write other types as a quoted string, e.g. \"[string]?\"", at: items[0].location)
+                return nil
+            }
+            type.isArray = true
+            parameter.type = type
+            return parameter
+        case .mapping:
+            guard let fields = context.entries(of: pair.value, allowed: Self.parameterKeys, in: owner) else { return nil }
+            guard let typeField = fields["type"] else {
+                context.error("\(owner) has no 'type'; add one, e.g. type: string", at: pair.keyLocation)
+                return nil
+            }
+            guard let text = context.string(typeField.value, expected: "the type of \(owner)"),
+                  var type = valueType(text, at: typeField.value.location, for: owner) else { return nil }
+            parameter.description = context.string(fields["description"], expected: "a description")
+            if let pii = fields["pii"] { parameter.isPII = context.bool(pii.value, expected: "'pii'") ?? false }
+            guard let constraints = constraints(fields, type: type, owner: owner) else { return nil }
+            parameter.constraints = constraints
+            if let enumField = fields["enum"], let cases = enumCases(enumField.value, owner: owner) {
+                // An inline enum becomes a type of its own, named after event and parameter.
+                let typeName = SwiftNaming.upperCamelCase(event) + SwiftNaming.upperCamelCase(pair.key)
+                if types[typeName] != nil {
+                    context.error("the inline enum of \(owner) would be the type '\(typeName)', which 'types:' already declares; use that type or rename it", at: enumField.keyLocation)
+                    return nil
+                }
+                declareEnum(name: typeName, swiftName: typeName, description: parameter.description, cases: cases, at: enumField.keyLocation)
+                guard types[typeName] != nil else { return nil }
+                type.base = .named(typeName)
+                parameter.constraints.allowedValues = cases.map(\.rawValue)
+            }
+            parameter.type = type
+            return parameter
+        }
+    }
+
+    private mutating func constraints(_ fields: [String: YAMLPair], type: ValueType, owner: String) -> TrackingSpec.Constraints? {
+        var constraints = TrackingSpec.Constraints()
+        var valid = true
+        let isNumber = type.base == .int || type.base == .double
+        let isString = type.base == .string
+        for key in ["min", "max"] {
+            guard let field = fields[key] else { continue }
+            guard isNumber else {
+                context.error("'\(key)' applies to int and double parameters, not '\(type)' (\(owner)); remove it or change the type", at: field.keyLocation)
+                valid = false
+                continue
+            }
+            guard let value = context.number(field.value, expected: "'\(key)'") else { valid = false; continue }
+            if type.base == .int, value.rounded() != value {
+                context.error("'\(key)' of the int \(owner) must be a whole number, not \(value)", at: field.value.location)
+                valid = false
+            }
+            if key == "min" { constraints.min = value } else { constraints.max = value }
+        }
+        for key in ["minLength", "maxLength", "pattern", "enum"] {
+            guard let field = fields[key] else { continue }
+            guard isString else {
+                context.error("'\(key)' applies to string parameters, not '\(type)' (\(owner)); remove it or change the type", at: field.keyLocation)
+                valid = false
+                continue
+            }
+            switch key {
+            case "minLength": constraints.minLength = context.count(field.value, expected: "'minLength'")
+            case "maxLength": constraints.maxLength = context.count(field.value, expected: "'maxLength'")
+            case "pattern":
+                guard let pattern = context.string(field.value, expected: "'pattern'") else { valid = false; continue }
+                do {
+                    _ = try NSRegularExpression(pattern: pattern)
+                    constraints.pattern = pattern
+                } catch {
+                    context.error("'pattern' of \(owner) is not a valid regular expression; check its brackets and escapes", at: field.value.location)
+                    valid = false
+                }
+            default: break
+            }
+        }
+        if let min = constraints.min, let max = constraints.max, min > max, let field = fields["max"] {
+            context.error("'max' (\(max.formattedForMessage)) of \(owner) is less than its 'min' (\(min.formattedForMessage)); swap them", at: field.value.location)
+            valid = false
+        }
+        if let min = constraints.minLength, let max = constraints.maxLength, min > max, let field = fields["maxLength"] {
+            context.error("'maxLength' (\(max)) of \(owner) is less than its 'minLength' (\(min)); swap them", at: field.value.location)
+            valid = false
+        }
+        return valid ? constraints : nil
+    }
+}
+
+extension Double {
+    /// `3` for whole numbers, `2.5` otherwise.
+    var formattedForMessage: String {
+        rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self)
+    }
+}

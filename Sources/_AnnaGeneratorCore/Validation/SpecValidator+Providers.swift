@@ -1,0 +1,77 @@
+extension SpecValidationPass {
+    /// Checks events and parameters against a provider's documented limits.
+    mutating func check(_ events: [TrackingSpec.Event], against profile: ProviderProfile) {
+        let provider = profile.name
+        for event in events {
+            checkName(event.name, kind: "event", at: event.location, profile: profile, maximumLength: profile.maximumEventNameLength)
+            let mapped = profile.mapped(event.name)
+            if profile.reservedEventNames.contains(mapped) {
+                context.error("\(provider): the event name '\(mapped)' is reserved for \(provider)'s own events; rename '\(event.name)'", at: event.location)
+            }
+            if let limit = profile.maximumParameters, event.parameters.count > limit {
+                context.error("\(provider): event '\(event.name)' has \(event.parameters.count) parameters, over the limit of \(limit); split it or drop parameters", at: event.location)
+            }
+            var estimatedBytes = event.name.utf8.count + 256  // envelope: ids, timestamps, context
+            var boundedSize = true
+            for parameter in event.parameters {
+                checkName(parameter.name, kind: "parameter", at: parameter.location, profile: profile, maximumLength: profile.maximumParameterNameLength)
+                checkStringLimit(parameter, profile: profile)
+                estimatedBytes += parameter.name.utf8.count + 8
+                switch parameter.type.base {
+                case _ where parameter.type.isArray: boundedSize = false
+                case .string:
+                    if let maxLength = parameter.constraints.maxLength { estimatedBytes += maxLength * 4 } else { boundedSize = false }
+                case .named(let name):
+                    estimatedBytes += types[name]?.cases.map(\.rawValue.utf8.count).max() ?? 0
+                default:
+                    estimatedBytes += 48
+                }
+            }
+            if let limit = profile.maximumEventBytes, boundedSize, estimatedBytes > limit {
+                context.error("\(provider): event '\(event.name)' can reach \(estimatedBytes) bytes, over the \(limit / 1024) KB message limit; lower the maxLength of its strings", at: event.location)
+            }
+        }
+    }
+
+    private mutating func checkName(_ name: String, kind: String, at location: SourceLocation, profile: ProviderProfile, maximumLength: Int?) {
+        let provider = profile.name
+        let mapped = profile.mapped(name)
+        let shown = mapped == name ? "'\(name)'" : "'\(name)' (sent as '\(mapped)')"
+        if let limit = maximumLength, mapped.count > limit {
+            context.error("\(provider): \(kind) name \(shown) has \(mapped.count) characters, over the limit of \(limit); shorten it", at: location)
+        }
+        if profile.requiresIdentifierNames {
+            let scalars = mapped.unicodeScalars
+            let valid = scalars.first?.isASCIILetter == true && scalars.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == "_" }
+            if !valid {
+                context.error("\(provider): \(kind) name \(shown) must be letters, digits and '_', starting with a letter; rename it", at: location)
+            }
+        }
+        for prefix in profile.reservedPrefixes where mapped.hasPrefix(prefix) {
+            context.error("\(provider): \(kind) name \(shown) starts with '\(prefix)', which \(provider) reserves; rename it", at: location)
+        }
+    }
+
+    private mutating func checkStringLimit(_ parameter: TrackingSpec.Parameter, profile: ProviderProfile) {
+        guard let limit = profile.maximumStringLength else { return }
+        let provider = profile.name
+        let unit = profile.countsBytes ? "bytes" : "characters"
+        switch parameter.type.base {
+        case .string:
+            if let maxLength = parameter.constraints.maxLength {
+                if maxLength > limit {
+                    context.error("\(provider): maxLength \(maxLength) of parameter '\(parameter.name)' is over \(provider)'s limit of \(limit) \(unit) for string values; lower it to \(limit) or less", at: parameter.location)
+                }
+            } else if profile.requiresMaxLength {
+                context.error("\(provider): string parameter '\(parameter.name)' must declare maxLength of at most \(limit) (\(provider) drops longer values); add maxLength: \(limit)", at: parameter.location)
+            }
+        case .named(let name):
+            guard let type = types[name] else { return }
+            for value in type.cases.map(\.rawValue) where (profile.countsBytes ? value.utf8.count : value.count) > limit {
+                context.error("\(provider): value '\(value)' of \(name) is over \(provider)'s limit of \(limit) \(unit) for string values; shorten it", at: type.location)
+            }
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+
+extension SpecValidationPass {
+    /// `tasks:`: each task's pattern, event and `with:` expressions, type-checked
+    /// against the event's parameters.
+    mutating func tasks(_ node: YAMLNode, events: [TrackingSpec.Event]) -> [TrackingSpec.FocusTask] {
+        guard let items = context.items(of: node, expected: "'tasks'") else { return [] }
+        let byName = Dictionary(events.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var tasks: [TrackingSpec.FocusTask] = []
+        for item in items {
+            guard let fields = context.entries(of: item, allowed: ["match", "report", "with"], in: "a task") else { continue }
+            guard let matchField = fields["match"] else {
+                context.error("the task has no 'match:'; add the focus path it waits for, e.g. match: list/cell/did-select", at: item.location)
+                continue
+            }
+            guard let reportField = fields["report"] else {
+                context.error("the task has no 'report:'; add the event it reports", at: item.location)
+                continue
+            }
+            guard let match = context.string(matchField.value, expected: "'match'"),
+                  let pattern = focusPattern(match, at: matchField.value.location),
+                  let report = context.string(reportField.value, expected: "'report'") else { continue }
+            guard let event = byName[report] else {
+                context.error("the task reports '\(report)', which 'events:' does not declare\(Suggestion.hint(for: report, in: events.map(\.name)))", at: reportField.value.location)
+                continue
+            }
+            if let message = event.deprecationMessage {
+                context.warning("the task reports the deprecated event '\(report)'\(message.isEmpty ? "" : ": \(message)")", at: reportField.value.location)
+            }
+            guard let arguments = taskArguments(fields["with"]?.value, event: event, taskLocation: item.location) else { continue }
+            tasks.append(TrackingSpec.FocusTask(match: match, pattern: pattern, report: report, arguments: arguments, location: item.location))
+        }
+        return tasks
+    }
+
+    /// `a/b/event`, `/a/*/event`, `a/**/event`.
+    private mutating func focusPattern(_ text: String, at location: SourceLocation) -> FocusPattern? {
+        var body = Substring(text)
+        let isAnchored = body.hasPrefix("/")
+        if isAnchored { body = body.dropFirst() }
+        let parts = body.split(separator: "/", omittingEmptySubsequences: false)
+        var components: [FocusPattern.Component] = []
+        for part in parts {
+            switch part {
+            case "": 
+                context.error("match '\(text)' has an empty component; remove the extra '/'", at: location)
+                return nil
+            case "*": components.append(.any)
+            case "**": components.append(.anyDepth)
+            default:
+                guard part.unicodeScalars.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || "_-.".unicodeScalars.contains($0) }) else {
+                    context.error("match '\(text)' has the component '\(part)'; components are names of letters, digits, '_', '-' and '.', or * and **", at: location)
+                    return nil
+                }
+                components.append(.name(String(part)))
+            }
+        }
+        guard case .name(let event)? = components.last else {
+            context.error("match '\(text)' must end with the event it waits for, e.g. cell/did-select", at: location)
+            return nil
+        }
+        return FocusPattern(isAnchored: isAnchored, nodes: Array(components.dropLast()), event: event)
+    }
+
+    private mutating func taskArguments(
+        _ node: YAMLNode?, event: TrackingSpec.Event, taskLocation: SourceLocation
+    ) -> [(name: String, expression: TaskExpression)]? {
+        var arguments: [(name: String, expression: TaskExpression)] = []
+        var valid = true
+        if let node, let pairs = context.pairs(of: node, expected: "'with'") {
+            for pair in pairs {
+                guard let parameter = event.parameters.first(where: { $0.name == pair.key }) else {
+                    let hint = event.parameters.isEmpty ? "; it takes no parameters, so remove 'with:'" : Suggestion.hint(for: pair.key, in: event.parameters.map(\.name))
+                    context.error("event '\(event.name)' has no parameter '\(pair.key)'\(hint)", at: pair.keyLocation)
+                    valid = false
+                    continue
+                }
+                guard let expression = taskExpression(pair.value, for: parameter) else { valid = false; continue }
+                arguments.append((pair.key, expression))
+            }
+        }
+        for parameter in event.parameters where !parameter.type.isOptional && !arguments.contains(where: { $0.name == parameter.name }) {
+            context.error("the task reporting '\(event.name)' gives no value for its required parameter '\(parameter.name)'; add it under 'with:'", at: taskLocation)
+            valid = false
+        }
+        return valid ? arguments : nil
+    }
+
+    /// A `with:` value: a `$` expression or a literal, checked against the parameter's type.
+    private mutating func taskExpression(_ node: YAMLNode, for parameter: TrackingSpec.Parameter) -> TaskExpression? {
+        guard let scalar = node.scalarValue else {
+            context.error("the value for '\(parameter.name)' must be a $ expression or a single value, not \(node.kindDescription)", at: node.location)
+            return nil
+        }
+        if case .string(let text) = scalar, text.hasPrefix("$"), !text.hasPrefix("$$") {
+            guard let expression = Self.parseExpression(Substring(text.dropFirst())) else {
+                context.error("'\(text)' is not a task expression; use $path, $index, $name, $value(keyPath), $visibleDuration, $event.name, $event.time, $parent.… or $ancestor(n).… (write $$ for a literal $)", at: node.location)
+                return nil
+            }
+            guard let produced = expression.producedType else { return expression }  // $value: checked at run time
+            if !Self.fits(produced, parameter.type) {
+                context.error("'\(text)' is \(produced.article) \(produced); parameter '\(parameter.name)' takes \(parameter.type)", at: node.location)
+                return nil
+            }
+            return expression
+        }
+        var literal = scalar
+        if case .string(let text) = scalar, text.hasPrefix("$$") { literal = .string(String(text.dropFirst())) }
+        guard checkLiteral(literal, for: parameter, at: node.location) else { return nil }
+        return .literal(literal)
+    }
+
+    private mutating func checkLiteral(_ literal: ScalarValue, for parameter: TrackingSpec.Parameter, at location: SourceLocation) -> Bool {
+        let type = parameter.type
+        func mismatch(_ what: String) -> Bool {
+            context.error("\(what) does not fit parameter '\(parameter.name)' of type \(type)", at: location)
+            return false
+        }
+        if case .null = literal { return type.isOptional ? true : mismatch("null") }
+        if type.isArray { return mismatch("a single value") }
+        switch (type.base, literal) {
+        case (.string, .string), (.int, .int), (.double, .int), (.double, .double), (.bool, .bool):
+            return true
+        case (.url, .string(let text)):
+            return URL(string: text)?.scheme != nil ? true : mismatch("'\(text)', which is not an absolute URL,")
+        case (.uuid, .string(let text)):
+            return UUID(uuidString: text) != nil ? true : mismatch("'\(text)', which is not a UUID,")
+        case (.date, .string(let text)):
+            return (try? Date(text, strategy: .iso8601)) != nil ? true : mismatch("'\(text)', which is not an ISO 8601 date,")
+        case (.named(let name), .string(let text)):
+            guard let enumType = types[name] else { return false }
+            if enumType.cases.contains(where: { $0.rawValue == text }) { return true }
+            context.error("'\(text)' is not a value of \(name)\(Suggestion.hint(for: text, in: enumType.cases.map(\.rawValue)))", at: location)
+            return false
+        case (_, .string(let text)): return mismatch("the string '\(text)'")
+        case (_, .int(let value)): return mismatch("the integer \(value)")
+        case (_, .double(let value)): return mismatch("the number \(value)")
+        case (_, .bool(let value)): return mismatch("\(value)")
+        case (_, .null): return mismatch("null")
+        }
+    }
+
+    /// Parses what follows `$`.
+    static func parseExpression(_ text: Substring) -> TaskExpression? {
+        switch text {
+        case "path": return .path
+        case "index": return .index
+        case "name": return .name
+        case "visibleDuration": return .visibleDuration
+        case "event.name": return .eventName
+        case "event.time": return .eventTime
+        default: break
+        }
+        if text.hasPrefix("value("), text.hasSuffix(")") {
+            let keyPath = text.dropFirst("value(".count).dropLast()
+            guard !keyPath.isEmpty, keyPath.unicodeScalars.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || $0 == "_" || $0 == "." }) else { return nil }
+            return .value(String(keyPath))
+        }
+        if text.hasPrefix("parent.") {
+            guard let inner = parseExpression(text.dropFirst("parent.".count)), inner.isNodeRelative else { return nil }
+            return .ancestor(1, inner)
+        }
+        if text.hasPrefix("ancestor("), let close = text.firstIndex(of: ")") {
+            let digits = text[text.index(text.startIndex, offsetBy: "ancestor(".count)..<close]
+            let rest = text[text.index(after: close)...]
+            guard let levels = Int(digits), levels >= 1, levels <= 64, rest.hasPrefix("."),
+                  let inner = parseExpression(rest.dropFirst()), inner.isNodeRelative else { return nil }
+            return .ancestor(levels, inner)
+        }
+        return nil
+    }
+
+    static func fits(_ produced: ValueType.Base, _ type: ValueType) -> Bool {
+        guard !type.isArray else { return false }
+        return produced == type.base || (produced == .int && type.base == .double)
+    }
+}
+
+extension TaskExpression {
+    /// What the expression yields, or `nil` for `$value(…)`, whose type is known at run time only.
+    var producedType: ValueType.Base? {
+        switch self {
+        case .path, .name, .eventName: .string
+        case .index: .int
+        case .visibleDuration: .double
+        case .eventTime: .date
+        case .value: nil
+        case .ancestor(_, let inner): inner.producedType
+        case .literal: nil
+        }
+    }
+
+    /// Whether the expression reads a node, and so may follow `$parent.`.
+    var isNodeRelative: Bool {
+        switch self {
+        case .path, .name, .index, .value, .visibleDuration, .ancestor: true
+        case .eventName, .eventTime, .literal: false
+        }
+    }
+}
+
+extension ValueType.Base {
+    var article: String {
+        switch self {
+        case .int: "an"
+        default: "a"
+        }
+    }
+}

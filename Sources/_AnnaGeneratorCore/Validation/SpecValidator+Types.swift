@@ -1,0 +1,128 @@
+extension SpecValidationPass {
+    static let scalarTypes: [String: ValueType.Base] = [
+        "string": .string, "int": .int, "double": .double, "bool": .bool,
+        "date": .date, "url": .url, "uuid": .uuid,
+    ]
+
+    /// `types:`: named `String`-backed enums.
+    mutating func declareTypes(_ node: YAMLNode) {
+        guard let pairs = context.pairs(of: node, expected: "'types'") else { return }
+        for pair in pairs {
+            guard let fields = context.entries(of: pair.value, allowed: ["description", "enum"], in: "type '\(pair.key)'") else { continue }
+            let description = context.string(fields["description"], expected: "a description")
+            guard let casesNode = fields["enum"] else {
+                context.error("type '\(pair.key)' has no 'enum:'; list its values, e.g. enum: [a, b]", at: pair.keyLocation)
+                continue
+            }
+            guard let cases = enumCases(casesNode.value, owner: "type '\(pair.key)'") else { continue }
+            declareEnum(name: pair.key, swiftName: nil, description: description, cases: cases, at: pair.keyLocation)
+        }
+    }
+
+    /// Registers an enum under `name`; `swiftName` is derived from `name` when `nil`.
+    mutating func declareEnum(
+        name: String, swiftName: String?, description: String?, cases: [TrackingSpec.EnumCase], at location: SourceLocation
+    ) {
+        guard SwiftNaming.isValidName(name) else {
+            context.error("type name '\(name)' cannot become a Swift type name; use ASCII letters, digits, spaces, '_', '-' or '.', starting with a letter", at: location)
+            return
+        }
+        let swiftName = swiftName ?? SwiftNaming.upperCamelCase(name)
+        if Self.scalarTypes[name] != nil || SwiftNaming.reservedTypeNames.contains(swiftName) {
+            context.error("type name '\(name)' is taken by a type generated code uses; rename it, e.g. '\(swiftName)Kind'", at: location)
+            return
+        }
+        if let first = swiftTypeNames[swiftName] {
+            context.error("type '\(name)' becomes the Swift type '\(swiftName)', already declared at line \(first.line), column \(first.column); rename one of them", at: location)
+            return
+        }
+        swiftTypeNames[swiftName] = location
+        types[name] = TrackingSpec.EnumType(name: name, swiftName: swiftName, description: description, cases: cases, location: location)
+        typeOrder.append(name)
+    }
+
+    /// An `enum:` list: strings that become distinct Swift case names.
+    mutating func enumCases(_ node: YAMLNode, owner: String) -> [TrackingSpec.EnumCase]? {
+        guard let items = context.items(of: node, expected: "'enum' of \(owner)") else { return nil }
+        guard !items.isEmpty else {
+            context.error("'enum' of \(owner) is empty; list at least one value", at: node.location)
+            return nil
+        }
+        var cases: [TrackingSpec.EnumCase] = []
+        var seen: [String: (String, SourceLocation)] = [:]
+        var valid = true
+        for item in items {
+            guard let value = context.string(item, expected: "an enum value") else { valid = false; continue }
+            guard SwiftNaming.isValidName(value) else {
+                context.error("enum value '\(value)' of \(owner) cannot become a Swift case name; start it with an ASCII letter and use only letters, digits, spaces, '_', '-' or '.'", at: item.location)
+                valid = false
+                continue
+            }
+            let swiftName = SwiftNaming.lowerCamelCase(value)
+            if SwiftNaming.reservedCaseNames.contains(swiftName) {
+                context.error("enum value '\(value)' of \(owner) becomes the case '\(swiftName)', which every Swift enum of this kind already has; rename the value", at: item.location)
+                valid = false
+                continue
+            }
+            if let (other, location) = seen[swiftName] {
+                let what = other == value ? "is listed twice" : "and '\(other)' both become the case '\(swiftName)'"
+                context.error("enum value '\(value)' \(what) (line \(location.line), column \(location.column)); remove or rename one", at: item.location)
+                valid = false
+                continue
+            }
+            seen[swiftName] = (value, item.location)
+            cases.append(TrackingSpec.EnumCase(rawValue: value, swiftName: swiftName))
+        }
+        return valid ? cases : nil
+    }
+
+    /// Parses `T`, `T?`, `[T]`, `[T]?`.
+    mutating func valueType(_ text: String, at location: SourceLocation, for owner: String) -> ValueType? {
+        var body = Substring(text).trimmingSpaces
+        var isOptional = false
+        if body.hasSuffix("?") {
+            isOptional = true
+            body = body.dropLast().trimmingSpaces
+        }
+        var isArray = false
+        if body.hasPrefix("[") {
+            guard body.hasSuffix("]") else {
+                context.error("type '\(text)' of \(owner) has no closing ']'; write an array as [string]", at: location)
+                return nil
+            }
+            isArray = true
+            body = body.dropFirst().dropLast().trimmingSpaces
+            if body.hasPrefix("[") {
+                context.error("type '\(text)' of \(owner) nests arrays, which providers cannot take; use one level, e.g. [string]", at: location)
+                return nil
+            }
+            if body.hasSuffix("?") {
+                context.error("type '\(text)' of \(owner) is an array of optionals; providers cannot take nil inside arrays: use [\(body.dropLast())] or [\(body.dropLast())]?", at: location)
+                return nil
+            }
+        }
+        let name = String(body)
+        if let scalar = Self.scalarTypes[name] {
+            return ValueType(base: scalar, isArray: isArray, isOptional: isOptional)
+        }
+        if types[name] != nil {
+            return ValueType(base: .named(name), isArray: isArray, isOptional: isOptional)
+        }
+        let known = Self.scalarTypes.keys.sorted() + typeOrder
+        if name.isEmpty || name.contains(where: { "[]?".contains($0) }) {
+            context.error("type '\(text)' of \(owner) is malformed; write T, T?, [T] or [T]? with T one of: \(known.joined(separator: ", "))", at: location)
+        } else {
+            context.error("unknown type '\(name)' for \(owner)\(Suggestion.hint(for: name, in: known))", at: location)
+        }
+        return nil
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: Substring {
+        var result = self
+        while result.first == " " || result.first == "\t" { result = result.dropFirst() }
+        while result.last == " " || result.last == "\t" { result = result.dropLast() }
+        return result
+    }
+}

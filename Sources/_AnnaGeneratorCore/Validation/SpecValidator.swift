@@ -1,0 +1,139 @@
+/// Checks a parsed spec and turns it into a ``TrackingSpec``.
+///
+/// It reports every problem it can find in one run, each at the node it concerns,
+/// and goes on past errors so a user fixes a spec in one round.
+public struct SpecValidator: Sendable {
+    /// The format version this generator reads.
+    public static let formatVersion = 1
+
+    /// Creates a validator.
+    public init() {}
+
+    /// Validates a spec's syntax tree.
+    /// - Parameters:
+    ///   - root: The document's root node.
+    ///   - file: The spec's path, used to name what it generates.
+    /// - Returns: The spec, or `nil` when it has errors, and every diagnostic in file order.
+    public func validate(_ root: YAMLNode, file: String) -> (spec: TrackingSpec?, diagnostics: [Diagnostic]) {
+        var pass = SpecValidationPass(file: file)
+        let spec = pass.run(root)
+        let diagnostics = pass.context.diagnostics.diagnostics.enumerated()
+            .sorted { ($0.element.location, $0.offset) < ($1.element.location, $1.offset) }
+            .map(\.element)
+        let hasErrors = diagnostics.contains { $0.severity == .error }
+        return (hasErrors ? nil : spec, diagnostics)
+    }
+}
+
+/// One validation run over one spec.
+struct SpecValidationPass {
+    let file: String
+    var context = ValidationContext()
+    /// Declared and inline enum types by the name parameters refer to them with.
+    var types: [String: TrackingSpec.EnumType] = [:]
+    var typeOrder: [String] = []
+    /// Swift type names taken, with where, to catch collisions after conversion.
+    var swiftTypeNames: [String: SourceLocation] = [:]
+
+    init(file: String) { self.file = file }
+
+    static let topLevelKeys = ["anna", "namespace", "access", "providers", "types", "events", "tasks"]
+
+    mutating func run(_ root: YAMLNode) -> TrackingSpec? {
+        guard case .mapping = root.content else {
+            context.error("a spec is a mapping that starts with 'anna: 1', not \(root.kindDescription)", at: root.location)
+            return nil
+        }
+        guard let top = context.entries(of: root, allowed: Self.topLevelKeys, in: "the spec") else { return nil }
+
+        checkFormat(top["anna"], root: root)
+        var namespace: String?
+        if let pair = top["namespace"] { namespace = self.namespace(pair.value) }
+        var access = AccessLevel.internal
+        if let pair = top["access"], let level = accessLevel(pair.value) { access = level }
+        var providers: [ProviderProfile] = []
+        if let pair = top["providers"] { providers = providerProfiles(pair.value) }
+        if let types = top["types"] { declareTypes(types.value) }
+        var events: [TrackingSpec.Event] = []
+        if let eventsNode = top["events"] {
+            events = self.events(eventsNode.value)
+        } else {
+            context.error("the spec has no 'events:'; add the events it tracks (events: {} for none yet)", at: root.location)
+        }
+        for profile in providers { check(events, against: profile) }
+        var tasks: [TrackingSpec.FocusTask] = []
+        if let pair = top["tasks"] { tasks = self.tasks(pair.value, events: events) }
+
+        return TrackingSpec(
+            file: file,
+            baseName: Self.baseName(of: file),
+            namespace: namespace,
+            access: access,
+            providers: providers,
+            types: typeOrder.compactMap { types[$0] },
+            events: events,
+            tasks: tasks
+        )
+    }
+
+    /// `Sources/App/catalog.anna.yml` → `catalog`.
+    static func baseName(of file: String) -> String {
+        var name = Substring(file.split(separator: "/").last ?? Substring(file))
+        for suffix in [".anna.yml", ".anna.yaml", ".yml", ".yaml"] where name.hasSuffix(suffix) {
+            name = name.dropLast(suffix.count)
+            break
+        }
+        return String(name)
+    }
+
+    private mutating func checkFormat(_ pair: YAMLPair?, root: YAMLNode) {
+        guard let pair else {
+            context.error("the spec does not say its format; add 'anna: 1' as its first line", at: root.location)
+            return
+        }
+        guard case .int(let version) = pair.value.scalarValue else {
+            context.error("'anna' must be the format version 1, not \(pair.value.kindDescription)", at: pair.value.location)
+            return
+        }
+        if version != SpecValidator.formatVersion {
+            context.error("format \(version) is not supported; this anna reads format \(SpecValidator.formatVersion): write 'anna: 1' or update anna", at: pair.value.location)
+        }
+    }
+
+    private mutating func namespace(_ node: YAMLNode) -> String? {
+        guard let text = context.string(node, expected: "'namespace'") else { return nil }
+        guard let first = text.unicodeScalars.first, first.isASCIILetter,
+              text.unicodeScalars.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || $0 == "_" }) else {
+            context.error("namespace '\(text)' is not a Swift identifier; use letters, digits and '_', starting with a letter", at: node.location)
+            return nil
+        }
+        return text
+    }
+
+    private mutating func accessLevel(_ node: YAMLNode) -> AccessLevel? {
+        guard let text = context.string(node, expected: "'access'") else { return nil }
+        guard let level = AccessLevel(rawValue: text) else {
+            context.error("access '\(text)' is not supported\(Suggestion.hint(for: text, in: AccessLevel.allCases.map(\.rawValue)))", at: node.location)
+            return nil
+        }
+        return level
+    }
+
+    private mutating func providerProfiles(_ node: YAMLNode) -> [ProviderProfile] {
+        guard let items = context.items(of: node, expected: "'providers'") else { return [] }
+        var profiles: [ProviderProfile] = []
+        for item in items {
+            guard let name = context.string(item, expected: "a provider") else { continue }
+            guard let profile = ProviderProfile.all[name] else {
+                context.error("unknown provider '\(name)'\(Suggestion.hint(for: name, in: ProviderProfile.all.keys.sorted()))", at: item.location)
+                continue
+            }
+            if profiles.contains(profile) {
+                context.error("provider '\(name)' is listed twice; remove one", at: item.location)
+                continue
+            }
+            profiles.append(profile)
+        }
+        return profiles
+    }
+}

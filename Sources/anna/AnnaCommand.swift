@@ -1,0 +1,20 @@
+import ArgumentParser
+import Foundation
+import _AnnaGeneratorCore
+
+@main
+struct AnnaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "anna",
+        abstract: "Checks Anna tracking specs and generates typed Swift from them.",
+        subcommands: [Generate.self, Lint.self]
+    )
+}
+
+/// Prints diagnostics the way compilers do, so Xcode and editors place them.
+func report(_ diagnostics: [Diagnostic]) {
+    for diagnostic in diagnostics {
+        FileHandle.standardError.write(Data((diagnostic.description + "\n").utf8))
+    }
+}
+

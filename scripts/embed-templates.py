@@ -1,0 +1,27 @@
+#!/usr/bin/env python3
+"""Writes Sources/_AnnaGeneratorCore/Rendering/DefaultTemplates.swift from Templates/*.mustache.
+
+The templates are built into the generator so the build plugin works wherever the
+package is checked out. Run this after editing a template; a test fails while the
+two disagree.
+"""
+import pathlib
+
+root = pathlib.Path(__file__).resolve().parent.parent
+templates = sorted((root / "Templates").glob("*.mustache"))
+out = root / "Sources/_AnnaGeneratorCore/Rendering/DefaultTemplates.swift"
+parts = [
+    "// Written by scripts/embed-templates.py from Templates/. Do not edit; edit the templates and run the script.\n",
+    "\n",
+    "/// The templates in `Templates/`, built in.\n",
+    "enum DefaultTemplates {\n",
+    "    /// Template name (file name without `.mustache`) to source.\n",
+    "    static let all: [String: String] = [\n",
+]
+for path in templates:
+    text = path.read_text(encoding="utf-8")
+    assert '"""#' not in text, f"{path} contains a raw-string terminator"
+    parts.append(f'        "{path.stem}": #"""\n{text}\n"""#,\n')
+parts.append("    ]\n}\n")
+out.write_text("".join(parts), encoding="utf-8")
+print(f"wrote {out.relative_to(root)} from {len(templates)} templates")
