@@ -1,1 +1,80 @@
+import Foundation
+import PackagePlugin
 
+/// Generates Swift from every `*.anna.yml` / `*.anna.yaml` in a target, at build time.
+///
+/// Each spec gets a build command whose only input is the spec and whose only
+/// output is its generated file, so a build with no change runs nothing, and the
+/// tool rewrites the output only when its bytes change.
+@main
+struct AnnaPlugin {
+    /// The one function both entry points call.
+    func createBuildCommands(
+        specs: [(url: URL, relativePath: String)],
+        workDirectory: URL,
+        tool: URL
+    ) -> [Command] {
+        specs.map { spec in
+            let output = workDirectory
+                .appending(path: "Generated", directoryHint: .isDirectory)
+                .appending(path: Self.outputFileName(forRelativePath: spec.relativePath))
+            return .buildCommand(
+                displayName: "Anna: generating Swift from \(spec.relativePath)",
+                executable: tool,
+                arguments: ["generate", spec.url.path, "--output-file", output.path],
+                inputFiles: [spec.url],
+                outputFiles: [output]
+            )
+        }
+    }
+
+    /// `catalog.anna.yml` → `catalog.anna.swift`; `Checkout/catalog.anna.yml` →
+    /// `Checkout_catalog.anna.swift`, so specs of the same name in different folders
+    /// of one target still get files of their own.
+    static func outputFileName(forRelativePath path: String) -> String {
+        var components = path.split(separator: "/").map(String.init)
+        var name = components.removeLast()
+        for suffix in [".anna.yml", ".anna.yaml"] where name.hasSuffix(suffix) {
+            name = String(name.dropLast(suffix.count))
+        }
+        return (components + [name]).joined(separator: "_") + ".anna.swift"
+    }
+
+    static func isSpec(_ url: URL) -> Bool {
+        url.lastPathComponent.hasSuffix(".anna.yml") || url.lastPathComponent.hasSuffix(".anna.yaml")
+    }
+
+    static func relativePath(of url: URL, in directory: URL) -> String {
+        let base = directory.standardizedFileURL.path
+        let path = url.standardizedFileURL.path
+        guard path.hasPrefix(base + "/") else { return url.lastPathComponent }
+        return String(path.dropFirst(base.count + 1))
+    }
+}
+
+extension AnnaPlugin: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
+        guard let target = target as? SourceModuleTarget else { return [] }
+        let specs = target.sourceFiles.map(\.url).filter(Self.isSpec).sorted { $0.path < $1.path }
+        return createBuildCommands(
+            specs: specs.map { ($0, Self.relativePath(of: $0, in: target.directoryURL)) },
+            workDirectory: context.pluginWorkDirectoryURL,
+            tool: try context.tool(named: "anna").url
+        )
+    }
+}
+
+#if canImport(XcodeProjectPlugin)
+import XcodeProjectPlugin
+
+extension AnnaPlugin: XcodeBuildToolPlugin {
+    func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
+        let specs = target.inputFiles.map(\.url).filter(Self.isSpec).sorted { $0.path < $1.path }
+        return createBuildCommands(
+            specs: specs.map { ($0, Self.relativePath(of: $0, in: context.xcodeProject.directoryURL)) },
+            workDirectory: context.pluginWorkDirectoryURL,
+            tool: try context.tool(named: "anna").url
+        )
+    }
+}
+#endif

@@ -1,0 +1,23 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Shop",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    dependencies: [
+        .package(name: "Anna", path: "../.."),
+    ],
+    targets: [
+        // The tracking spec lives here; the plugin turns it into typed Swift at build time.
+        .target(
+            name: "ShopAnalytics",
+            dependencies: [.product(name: "Anna", package: "Anna")],
+            plugins: [.plugin(name: "AnnaPlugin", package: "Anna")]
+        ),
+        .executableTarget(
+            name: "Shop",
+            dependencies: ["ShopAnalytics", .product(name: "Anna", package: "Anna")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

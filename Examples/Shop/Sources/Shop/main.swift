@@ -1,0 +1,35 @@
+import Foundation
+import ShopAnalytics
+
+// A shopping session, reported through the factories generated from shop.anna.yml.
+// Every call is type-checked: a misspelt event, a missing parameter or a wrong
+// enum case does not compile.
+let session: [AnalyticsEvent] = [
+    .appOpened,
+    .homeViewed,
+    .searchPerformed(query: "swift book", resultCount: 12, category: .books),
+    .productViewed(productID: "SKU-1001", category: .books, price: 39.90),
+    .productAddedToCart(productID: "SKU-1001", quantity: 1, price: 39.90, coupon: "SPRING24"),
+    .productAddedToCart(productID: "SKU-2002", quantity: 2, price: 12.50),
+    .productRemovedFromCart(productID: "SKU-2002", quantity: 1),
+    .wishlistUpdated(productIDs: ["SKU-3003", "SKU-4004"]),
+    .cartViewed(itemCount: 2, total: 52.40),
+    .checkoutStarted(itemCount: 2, total: 52.40, delivery: .express),
+    .paymentInfoEntered(method: .applePay),
+    .orderPlaced(
+        orderID: "3F2A-19C7", total: 52.40, method: .applePay,
+        categories: [.books, .homeAndGarden], placedAt: Date(timeIntervalSince1970: 1_767_225_600)
+    ),
+    .reviewSubmitted(productID: "SKU-1001", rating: 5, hasPhoto: false),
+    .promoBannerTapped(campaign: "spring-sale", link: URL(string: "https://shop.example/spring")),
+    .signedIn(method: .apple),
+]
+
+print("Shop reported \(session.count) typed events:")
+for event in session {
+    var line = "  \(event)"
+    if event.metadata.consent != .analytics { line += "  [consent: \(event.metadata.consent)]" }
+    if !event.metadata.piiKeys.isEmpty { line += "  [pii: \(event.metadata.piiKeys.sorted().joined(separator: ", "))]" }
+    print(line)
+}
+print("Payment methods the spec declares: \(PaymentMethod.allCases.map(\.rawValue).joined(separator: ", "))")
