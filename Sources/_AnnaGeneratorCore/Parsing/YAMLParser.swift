@@ -80,7 +80,7 @@ private struct TreeBuilder {
             switch event.type {
             case YAML_STREAM_END_EVENT:
                 guard let root else {
-                    return .failure(fail("the spec is empty; start it with 'anna: 1'", at: start))
+                    return .failure(fail("the spec is empty; start it with 'anna: 1'", at: location(line: 0, column: 0)))
                 }
                 return .success(root)
             case YAML_DOCUMENT_START_EVENT:
@@ -228,7 +228,8 @@ private struct TreeBuilder {
     private func libyamlProblem(_ parser: yaml_parser_t) -> SpecError {
         let problem = parser.problem.map { String(cString: $0) } ?? "the YAML is malformed"
         var message = "invalid YAML: \(problem)"
-        if let context = parser.context.map({ String(cString: $0) }) {
+        let sameMark = parser.context_mark.line == parser.problem_mark.line && parser.context_mark.column == parser.problem_mark.column
+        if let context = parser.context.map({ String(cString: $0) }), !sameMark {
             message += " \(context) at line \(parser.context_mark.line + 1), column \(parser.context_mark.column + 1)"
         }
         let where_: SourceLocation

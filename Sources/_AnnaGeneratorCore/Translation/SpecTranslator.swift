@@ -32,7 +32,7 @@ public struct SpecTranslator: Sendable {
 
     private func enumModel(_ type: TrackingSpec.EnumType) -> RenderModel.EnumModel {
         RenderModel.EnumModel(
-            docLines: type.description.map(docLines) ?? [],
+            docLines: docLines(type.description),
             name: type.swiftName,
             cases: type.cases.map { enumCase in
                 let name = SwiftNaming.escaped(enumCase.swiftName)
@@ -47,13 +47,13 @@ public struct SpecTranslator: Sendable {
     private func eventModel(_ event: TrackingSpec.Event, isFirst: Bool, spec: TrackingSpec, hasMetadata: Bool) -> RenderModel.EventModel {
         // Optional parameters go last so they can default to nil.
         let ordered = event.parameters.filter { !$0.type.isOptional } + event.parameters.filter(\.type.isOptional)
-        var lines = event.description.map(docLines) ?? []
-        let documented = ordered.filter { $0.description != nil }
+        var lines = docLines(event.description)
+        let documented = ordered.filter { !docLines($0.description).isEmpty }
         if !documented.isEmpty {
             if !lines.isEmpty { lines.append("") }
             lines.append(" - Parameters:")
             for parameter in documented {
-                let text = docLines(parameter.description ?? "")
+                let text = docLines(parameter.description)
                 lines.append("   - \(parameter.swiftName):\(text.first ?? "")")
                 lines.append(contentsOf: text.dropFirst().map { "    \($0)" })
             }
@@ -137,8 +137,10 @@ public struct SpecTranslator: Sendable {
         return type.isOptional ? name + "?" : name
     }
 
-    /// Comment lines with the leading space the `///` needs, or none for an empty line.
-    private func docLines(_ text: String) -> [String] {
-        SwiftLiteral.commentLines(text).map { $0.isEmpty ? "" : " \($0)" }
+    /// Comment lines with the leading space the `///` needs, or none for an empty
+    /// line; no lines for a missing or blank description.
+    private func docLines(_ text: String?) -> [String] {
+        guard let text, !text.allSatisfy(\.isWhitespace) else { return [] }
+        return SwiftLiteral.commentLines(text).map { $0.isEmpty ? "" : " \($0)" }
     }
 }

@@ -16,7 +16,7 @@ extension SpecValidationPass {
             }
             let swiftName = SwiftNaming.lowerCamelCase(pair.key)
             if SwiftNaming.reservedEventNames.contains(swiftName) {
-                context.error("event '\(pair.key)' becomes '\(swiftName)', which AnalyticsEvent already has; rename it, e.g. '\(swiftName)Event'", at: pair.keyLocation)
+                context.error("event '\(pair.key)' would be the factory AnalyticsEvent.\(swiftName), a name AnalyticsEvent already has; rename it, e.g. '\(swiftName)Event'", at: pair.keyLocation)
                 continue
             }
             if let (other, location) = swiftNames[swiftName] {

@@ -66,9 +66,11 @@ extension SpecValidationPass {
         _ node: YAMLNode?, event: TrackingSpec.Event, taskLocation: SourceLocation
     ) -> [(name: String, expression: TaskExpression)]? {
         var arguments: [(name: String, expression: TaskExpression)] = []
+        var given: Set<String> = []
         var valid = true
         if let node, let pairs = context.pairs(of: node, expected: "'with'") {
             for pair in pairs {
+                given.insert(pair.key)
                 guard let parameter = event.parameters.first(where: { $0.name == pair.key }) else {
                     let hint = event.parameters.isEmpty ? "; it takes no parameters, so remove 'with:'" : Suggestion.hint(for: pair.key, in: event.parameters.map(\.name))
                     context.error("event '\(event.name)' has no parameter '\(pair.key)'\(hint)", at: pair.keyLocation)
@@ -79,7 +81,7 @@ extension SpecValidationPass {
                 arguments.append((pair.key, expression))
             }
         }
-        for parameter in event.parameters where !parameter.type.isOptional && !arguments.contains(where: { $0.name == parameter.name }) {
+        for parameter in event.parameters where !parameter.type.isOptional && !given.contains(parameter.name) {
             context.error("the task reporting '\(event.name)' gives no value for its required parameter '\(parameter.name)'; add it under 'with:'", at: taskLocation)
             valid = false
         }

@@ -105,6 +105,8 @@ extension Unicode.Scalar {
 enum Suggestion {
     /// The closest candidate within a third of the word's length, if any.
     static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+        // One- and two-letter words are too short for a guess to mean anything.
+        guard word.count > 2 else { return nil }
         let limit = max(1, word.count / 3)
         var best: (String, Int)?
         for candidate in candidates {
