@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "Anna", targets: ["Anna"]),
         .executable(name: "anna", targets: ["anna"]),
+        // The generator as a library, for the benchmarks and tools built on it; not a stable API.
+        .library(name: "_AnnaGeneratorCore", targets: ["_AnnaGeneratorCore"]),
         .plugin(name: "AnnaPlugin", targets: ["AnnaPlugin"]),
         .plugin(name: "AnnaCommand", targets: ["AnnaCommand"]),
     ],

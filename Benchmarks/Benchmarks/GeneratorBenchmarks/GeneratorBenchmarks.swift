@@ -1,0 +1,71 @@
+import Benchmark
+import CYAMLBench
+import Foundation
+import _AnnaGeneratorCore
+
+/// The 1,000-event spec made by `scripts/make-large-spec.py 1000`.
+let largeSpecURL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appending(path: "Fixtures/large-1000.anna.yml")
+
+/// Pulls every libyaml event and does nothing else: the floor any YAML-based
+/// generator stands on.
+func bareParse(_ bytes: [UInt8]) -> Int {
+    var parser = yaml_parser_t()
+    guard yaml_parser_initialize(&parser) == 1 else { return -1 }
+    defer { yaml_parser_delete(&parser) }
+    var events = 0
+    bytes.withUnsafeBufferPointer { buffer in
+        yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+        var event = yaml_event_t()
+        while yaml_parser_parse(&parser, &event) == 1 {
+            let done = event.type == YAML_STREAM_END_EVENT
+            yaml_event_delete(&event)
+            events += 1
+            if done { break }
+        }
+    }
+    return events
+}
+
+let benchmarks: @Sendable () -> Void = {
+    let bytes: [UInt8]
+    do {
+        bytes = [UInt8](try Data(contentsOf: largeSpecURL))
+    } catch {
+        print("cannot read \(largeSpecURL.path): run python3 scripts/make-large-spec.py 1000 \(largeSpecURL.path)")
+        return
+    }
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident],
+        warmupIterations: 3,
+        scalingFactor: .one,
+        maxDuration: .seconds(10),
+        maxIterations: 200
+    )
+
+    Benchmark("libyaml bare parse, 1,000 events") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(bareParse(bytes))
+        }
+    }
+
+    Benchmark("YAMLParser tree, 1,000 events") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try? YAMLParser().parse(bytes, file: "large-1000.anna.yml"))
+        }
+    }
+
+    Benchmark("parse + validate, 1,000 events") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(AnnaGenerator().check(bytes, file: "large-1000.anna.yml"))
+        }
+    }
+
+    Benchmark("generate Swift, 1,000 events") { benchmark in
+        let generator = AnnaGenerator()
+        for _ in benchmark.scaledIterations {
+            blackHole(try? generator.generate(bytes, file: "large-1000.anna.yml"))
+        }
+    }
+}

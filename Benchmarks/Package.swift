@@ -1,0 +1,29 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Benchmarks live in their own package so the library's users never build
+// package-benchmark. Run them with:
+//   swift package --package-path Benchmarks benchmark
+let package = Package(
+    name: "AnnaBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "Anna", path: ".."),
+        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // libyaml on its own, for the bare-parse baseline.
+        .systemLibrary(name: "CYAMLBench", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
+        .executableTarget(
+            name: "GeneratorBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "_AnnaGeneratorCore", package: "Anna"),
+                "CYAMLBench",
+            ],
+            path: "Benchmarks/GeneratorBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
