@@ -20,13 +20,17 @@ public struct RenderModel: Sendable {
 
     /// A `String`-backed enum.
     public struct EnumModel: Sendable {
+        /// Doc comment lines, each to follow `///`.
         public var docLines: [String]
+        /// The Swift type name.
         public var name: String
+        /// The cases in spec order.
         public var cases: [CaseModel]
     }
 
     /// One enum case: `case manual` or `case creditCard = "credit card"`.
     public struct CaseModel: Sendable {
+        /// The whole declaration.
         public var declaration: String
     }
 
@@ -34,6 +38,7 @@ public struct RenderModel: Sendable {
     public struct EventModel: Sendable {
         /// Whether this is the first event, which needs no blank line before it.
         public var isFirst: Bool
+        /// Doc comment lines, each to follow `///`.
         public var docLines: [String]
         /// The full `@available(…)` line, if deprecated.
         public var availability: String?
@@ -55,6 +60,7 @@ public struct RenderModel: Sendable {
 
     /// One argument of a factory.
     public struct ArgumentModel: Sendable {
+        /// `label: Type` with its default value, if any.
         public var declaration: String
         /// Whether another argument follows (for the comma).
         public var isLast: Bool
@@ -62,7 +68,9 @@ public struct RenderModel: Sendable {
 
     /// One metadata constant.
     public struct MetadataModel: Sendable {
+        /// The constant's escaped name: the event's Swift name.
         public var name: String
+        /// The `AnalyticsEvent.Metadata(…)` expression.
         public var initializer: String
     }
 }

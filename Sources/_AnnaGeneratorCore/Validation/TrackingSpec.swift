@@ -120,12 +120,14 @@ extension TrackingSpec {
         /// Where the task starts.
         public var location: SourceLocation
 
+        /// Tasks are equal when they match, report and pass the same things at the same place.
         public static func == (lhs: FocusTask, rhs: FocusTask) -> Bool {
             lhs.match == rhs.match && lhs.report == rhs.report && lhs.location == rhs.location
                 && lhs.arguments.map(\.name) == rhs.arguments.map(\.name)
                 && lhs.arguments.map(\.expression) == rhs.arguments.map(\.expression)
         }
 
+        /// Hashes the pattern, the event and the location.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(match)
             hasher.combine(report)
@@ -138,7 +140,20 @@ extension TrackingSpec {
 public struct ValueType: Sendable, Hashable, CustomStringConvertible {
     /// The element type.
     public enum Base: Sendable, Hashable {
-        case string, int, double, bool, date, url, uuid
+        /// `string`: `String`.
+        case string
+        /// `int`: `Int`.
+        case int
+        /// `double`: `Double`.
+        case double
+        /// `bool`: `Bool`.
+        case bool
+        /// `date`: `Date`.
+        case date
+        /// `url`: `URL`.
+        case url
+        /// `uuid`: `UUID`.
+        case uuid
         /// An enum type, by its name in the spec.
         case named(String)
     }
