@@ -75,6 +75,7 @@ import Testing
         ("categoryAdded", "category_added"), ("URLOpened", "url_opened"), ("categoryID2", "category_id2"),
         ("userID", "user_id"), ("HTTPResponseCode", "http_response_code"), ("Order Completed", "order_completed"),
         ("simple", "simple"), ("a", "a"), ("", ""), ("ABC", "abc"), ("getHTTP", "get_http"),
+        ("cafèAdded", "cafè_added"), ("ÜberFahrt", "über_fahrt"), ("naïveID2", "naïve_id2"),
     ])
     func mapsCamelCaseToSnakeCase(_ input: String, _ expected: String) {
         #expect(SnakeCaseEventMapper().name(for: input) == expected)

@@ -34,10 +34,24 @@ public struct YAMLParser: Sendable {
 /// Drives libyaml and assembles the tree with an explicit stack, so deep input
 /// cannot exhaust the call stack.
 private struct TreeBuilder {
-    private enum Frame {
-        case sequence(location: SourceLocation, anchor: String?, items: [YAMLNode], size: Int)
-        case mapping(location: SourceLocation, anchor: String?, pairs: [YAMLPair], merges: [YAMLNode],
-                     pendingKey: (String, SourceLocation)?, seen: [String: SourceLocation], size: Int)
+    /// A sequence or mapping being filled. A class, so that appending to a large
+    /// mapping mutates it in place instead of copying it each time.
+    private final class Frame {
+        let isMapping: Bool
+        let location: SourceLocation
+        let anchor: String?
+        var items: [YAMLNode] = []
+        var pairs: [YAMLPair] = []
+        var merges: [YAMLNode] = []
+        var pendingKey: (String, SourceLocation)?
+        var seen: [String: SourceLocation] = [:]
+        var size = 1
+
+        init(isMapping: Bool, location: SourceLocation, anchor: String?) {
+            self.isMapping = isMapping
+            self.location = location
+            self.anchor = anchor
+        }
     }
 
     let file: String
@@ -115,33 +129,33 @@ private struct TreeBuilder {
                 if let tag = start.tag.map({ String(cString: $0) }), tag != "tag:yaml.org,2002:seq" {
                     return .failure(fail("the tag '\(tag)' is not supported; remove it", at: location(event.start_mark)))
                 }
-                stack.append(.sequence(location: location(event.start_mark), anchor: start.anchor.map { String(cString: $0) }, items: [], size: 1))
+                stack.append(Frame(isMapping: false, location: location(event.start_mark), anchor: start.anchor.map { String(cString: $0) }))
             case YAML_MAPPING_START_EVENT:
                 if let error = checkDepth(at: start) { return .failure(error) }
                 let start = event.data.mapping_start
                 if let tag = start.tag.map({ String(cString: $0) }), tag != "tag:yaml.org,2002:map" {
                     return .failure(fail("the tag '\(tag)' is not supported; remove it", at: location(event.start_mark)))
                 }
-                stack.append(.mapping(location: location(event.start_mark), anchor: start.anchor.map { String(cString: $0) },
-                                      pairs: [], merges: [], pendingKey: nil, seen: [:], size: 1))
+                stack.append(Frame(isMapping: true, location: location(event.start_mark), anchor: start.anchor.map { String(cString: $0) }))
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 guard let frame = stack.popLast() else { continue }
-                switch frame {
-                case .sequence(let location, let anchor, let items, let size):
-                    if let error = complete(YAMLNode(.sequence(items), at: location, size: size), anchor: anchor) { return .failure(error) }
-                case .mapping(let location, let anchor, var pairs, let merges, _, let seen, var size):
+                let node: YAMLNode
+                if frame.isMapping {
                     // Merge keys: explicit entries win, earlier merged mappings win over later ones.
-                    var present = Set(seen.keys)
-                    for merge in merges {
+                    var present = Set(frame.seen.keys)
+                    for merge in frame.merges {
                         guard case .mapping(let merged) = merge.content else { continue }
                         for pair in merged where !present.contains(pair.key) {
                             present.insert(pair.key)
-                            pairs.append(pair)
-                            size += pair.value.size
+                            frame.pairs.append(pair)
+                            frame.size += pair.value.size
                         }
                     }
-                    if let error = complete(YAMLNode(.mapping(pairs), at: location, size: size), anchor: anchor) { return .failure(error) }
+                    node = YAMLNode(.mapping(frame.pairs), at: frame.location, size: frame.size)
+                } else {
+                    node = YAMLNode(.sequence(frame.items), at: frame.location, size: frame.size)
                 }
+                if let error = complete(node, anchor: frame.anchor) { return .failure(error) }
             default:
                 break
             }
@@ -161,35 +175,35 @@ private struct TreeBuilder {
             return fail("the document expands to more than \(maximumNodes) nodes; aliases that repeat aliases multiply, so use fewer", at: node.location)
         }
         if let anchor { anchors[anchor] = node }
-        guard let top = stack.popLast() else {
+        guard let top = stack.last else {
             root = node
             return nil
         }
-        switch top {
-        case .sequence(let location, let anchor, var items, let size):
-            items.append(node)
-            stack.append(.sequence(location: location, anchor: anchor, items: items, size: size + node.size))
-        case .mapping(let location, let anchor, var pairs, var merges, let pendingKey, var seen, let size):
-            if let (key, keyLocation) = pendingKey {
-                if key == "<<", isMergeValue(node) {
-                    if case .sequence(let items) = node.content { merges.append(contentsOf: items) } else { merges.append(node) }
-                } else {
-                    pairs.append(YAMLPair(key: key, keyLocation: keyLocation, value: node))
-                }
-                stack.append(.mapping(location: location, anchor: anchor, pairs: pairs, merges: merges, pendingKey: nil, seen: seen, size: size + node.size))
-            } else {
-                guard case .scalar(let key, _) = node.content else {
-                    return fail("a key must be a plain name, not \(node.kindDescription)", at: node.location)
-                }
-                if key != "<<" || !isMergeKeyCandidate(node) {
-                    if let first = seen[key] {
-                        return fail("duplicate key '\(key)' (first at line \(first.line), column \(first.column)); remove one of them", at: node.location)
-                    }
-                    seen[key] = node.location
-                }
-                stack.append(.mapping(location: location, anchor: anchor, pairs: pairs, merges: merges, pendingKey: (key, node.location), seen: seen, size: size))
-            }
+        guard top.isMapping else {
+            top.items.append(node)
+            top.size += node.size
+            return nil
         }
+        if let (key, keyLocation) = top.pendingKey {
+            if key == "<<", isMergeValue(node) {
+                if case .sequence(let items) = node.content { top.merges.append(contentsOf: items) } else { top.merges.append(node) }
+            } else {
+                top.pairs.append(YAMLPair(key: key, keyLocation: keyLocation, value: node))
+            }
+            top.size += node.size
+            top.pendingKey = nil
+            return nil
+        }
+        guard case .scalar(let key, _) = node.content else {
+            return fail("a key must be a plain name, not \(node.kindDescription)", at: node.location)
+        }
+        if key != "<<" || !isMergeKeyCandidate(node) {
+            if let first = top.seen[key] {
+                return fail("duplicate key '\(key)' (first at line \(first.line), column \(first.column)); remove one of them", at: node.location)
+            }
+            top.seen[key] = node.location
+        }
+        top.pendingKey = (key, node.location)
         return nil
     }
 

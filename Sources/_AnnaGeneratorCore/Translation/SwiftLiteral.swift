@@ -1,11 +1,10 @@
-import Foundation
-
 /// Escapes spec text for the two places it lands in generated Swift: string
 /// literals and `///` comments. Nothing a spec says can end a literal or a comment
 /// early, start an interpolation, or hide code behind bidirectional-text controls.
 enum SwiftLiteral {
     /// A quoted Swift string literal for any text.
     static func string(_ text: String) -> String {
+        if text.utf8.allSatisfy(isPlainASCII) { return "\"\(text)\"" }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -29,10 +28,19 @@ enum SwiftLiteral {
     /// bidirectional characters written as `\u{…}` so they cannot reorder what a
     /// reader sees.
     static func commentLines(_ text: String) -> [String] {
-        let normalized = text.replacingOccurrences(of: "\r\n", with: "\n")
+        // Most descriptions are one line of printable ASCII: nothing to split or escape.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            var line = Substring(text)
+            while line.last == " " { line = line.dropLast() }
+            return [String(line)]
+        }
         var lines: [String] = [""]
-        for scalar in normalized.unicodeScalars {
+        var previous: Unicode.Scalar?
+        for scalar in text.unicodeScalars {
+            defer { previous = scalar }
             switch scalar {
+            case "\n" where previous == "\r":
+                continue  // the second half of a \r\n
             case "\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}":
                 lines.append("")
             case "\t":
@@ -51,6 +59,11 @@ enum SwiftLiteral {
             while line.last == " " { line = line.dropLast() }
             return String(line)
         }
+    }
+
+    /// Printable ASCII that needs no escape in a string literal.
+    private static func isPlainASCII(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
     }
 
     /// Control characters, bidirectional controls, and other invisible format characters.

@@ -20,7 +20,9 @@ extension SpecValidationPass {
                 switch parameter.type.base {
                 case _ where parameter.type.isArray: boundedSize = false
                 case .string:
-                    if let maxLength = parameter.constraints.maxLength { estimatedBytes += maxLength * 4 } else { boundedSize = false }
+                    // maxLength can be up to Int.max; capped at 2^28 characters (1 GiB, over every
+                    // message limit) so that neither `* 4` nor the sum can overflow.
+                    if let maxLength = parameter.constraints.maxLength { estimatedBytes += Swift.min(maxLength, 1 << 28) * 4 } else { boundedSize = false }
                 case .named(let name):
                     estimatedBytes += types[name]?.cases.map(\.rawValue.utf8.count).max() ?? 0
                 default:

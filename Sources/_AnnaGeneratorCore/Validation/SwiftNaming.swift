@@ -7,52 +7,44 @@
 enum SwiftNaming {
     /// Names are ASCII: a letter, then letters, digits and separators.
     static func isValidName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first.isASCIILetter else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || separators.contains($0) }
+        guard let first = name.utf8.first, first.isASCIILetter else { return false }
+        return name.utf8.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0.isNameSeparator }
     }
 
-    static let separators: Set<Unicode.Scalar> = [" ", "_", "-", "."]
-
-    static func words(_ name: String) -> [String] {
-        var words: [String] = []
-        var current = ""
-        for scalar in name.unicodeScalars {
-            if separators.contains(scalar) {
-                if !current.isEmpty { words.append(current) }
-                current = ""
-            } else {
-                current.unicodeScalars.append(scalar)
-            }
-        }
-        if !current.isEmpty { words.append(current) }
-        return words
+    /// The words of a valid name: the runs between separators.
+    static func words(_ name: String) -> [ArraySlice<UInt8>] {
+        Array(name.utf8).split(whereSeparator: \.isNameSeparator)
     }
 
     /// `Order Completed` → `orderCompleted`, `URLOpened` → `urlOpened`.
     static func lowerCamelCase(_ name: String) -> String {
         let parts = words(name)
         guard let first = parts.first else { return "" }
-        return lowercasingLeadingCapitals(first) + parts.dropFirst().map(capitalizingFirst).joined()
+        var bytes = lowercasingLeadingCapitals(first)
+        for word in parts.dropFirst() { bytes += capitalizingFirst(word) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `category source` → `CategorySource`.
     static func upperCamelCase(_ name: String) -> String {
-        words(name).map(capitalizingFirst).joined()
+        String(decoding: words(name).flatMap(capitalizingFirst), as: UTF8.self)
     }
 
-    private static func capitalizingFirst(_ word: String) -> String {
-        word.prefix(1).uppercased() + word.dropFirst()
+    private static func capitalizingFirst(_ word: ArraySlice<UInt8>) -> [UInt8] {
+        var bytes = Array(word)
+        if let first = bytes.first, first.isASCIILowercase { bytes[0] = first - 32 }
+        return bytes
     }
 
     /// Lowercases a leading run of capitals, leaving the last one of a run that
     /// starts the next word: `URLOpened` → `urlOpened`, `ID` → `id`.
-    private static func lowercasingLeadingCapitals(_ word: String) -> String {
-        let characters = Array(word)
+    private static func lowercasingLeadingCapitals(_ word: ArraySlice<UInt8>) -> [UInt8] {
+        var bytes = Array(word)
         var run = 0
-        while run < characters.count, characters[run].isUppercase { run += 1 }
-        if run == 0 { return word }
-        if run > 1, run < characters.count, characters[run].isLowercase { run -= 1 }
-        return String(characters[..<run]).lowercased() + String(characters[run...])
+        while run < bytes.count, bytes[run].isASCIIUppercase { run += 1 }
+        if run > 1, run < bytes.count, bytes[run].isASCIILowercase { run -= 1 }
+        for index in 0..<run { bytes[index] += 32 }
+        return bytes
     }
 
     /// Keywords that must be written in backticks where a declaration names them.
@@ -99,6 +91,15 @@ enum SwiftNaming {
 extension Unicode.Scalar {
     var isASCIILetter: Bool { (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value) }
     var isASCIIDigit: Bool { (0x30...0x39).contains(value) }
+}
+
+extension UInt8 {
+    var isASCIIUppercase: Bool { (0x41...0x5A).contains(self) }
+    var isASCIILowercase: Bool { (0x61...0x7A).contains(self) }
+    var isASCIILetter: Bool { isASCIIUppercase || isASCIILowercase }
+    var isASCIIDigit: Bool { (0x30...0x39).contains(self) }
+    /// Space, `_`, `-` and `.` separate the words of a name.
+    var isNameSeparator: Bool { self == 0x20 || self == 0x5F || self == 0x2D || self == 0x2E }
 }
 
 /// "Did you mean" suggestions by edit distance.
