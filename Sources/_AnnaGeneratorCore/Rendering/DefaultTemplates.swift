@@ -35,13 +35,22 @@ enum DefaultTemplates {
 {{^isProperty}}
     {{{access}}}static func {{{name}}}(
 {{#arguments}}
-        {{{declaration}}}{{^isLast}},{{/isLast}}
+        {{{.}}}
 {{/arguments}}
     ) -> AnalyticsEvent {
-        var _parameters = [String: AnalyticsValue](minimumCapacity: {{parameterCount}})
-{{#assignments}}
+{{#hasRequiredParameters}}
+        {{{parametersKeyword}}} _parameters: [String: AnalyticsValue] = [
+{{#requiredEntries}}
+            {{{.}}}
+{{/requiredEntries}}
+        ]
+{{/hasRequiredParameters}}
+{{^hasRequiredParameters}}
+        var _parameters: [String: AnalyticsValue] = [:]
+{{/hasRequiredParameters}}
+{{#optionalAssignments}}
         {{{.}}}
-{{/assignments}}
+{{/optionalAssignments}}
         return AnalyticsEvent(name: {{{nameLiteral}}}, parameters: _parameters{{{metadataArgument}}})
     }
 {{/isProperty}}

@@ -49,21 +49,12 @@ extension RenderModel.EventModel: MustacheParent {
         case "isProperty": isProperty
         case "name": self.name
         case "arguments": arguments
-        case "assignments": assignments
-        case "parameterCount": parameterCount
+        case "hasRequiredParameters": hasRequiredParameters
+        case "parametersKeyword": parametersKeyword
+        case "requiredEntries": requiredEntries
+        case "optionalAssignments": optionalAssignments
         case "nameLiteral": nameLiteral
         case "metadataArgument": metadataArgument
-        default: nil
-        }
-    }
-}
-
-extension RenderModel.ArgumentModel: MustacheParent {
-    /// The value a template names.
-    public func child(named name: String) -> Any? {
-        switch name {
-        case "declaration": declaration
-        case "isLast": isLast
         default: nil
         }
     }

@@ -46,24 +46,21 @@ public struct RenderModel: Sendable {
         public var isProperty: Bool
         /// The escaped Swift name.
         public var name: String
-        /// `categoryTitle: String`, `price: Double? = nil`.
-        public var arguments: [ArgumentModel]
-        /// `_parameters["categoryTitle"] = categoryTitle.analyticsValue`.
-        public var assignments: [String]
-        /// The dictionary's capacity.
-        public var parameterCount: Int
+        /// `categoryTitle: String,`, `price: Double? = nil`: each with the comma
+        /// that separates it from the next.
+        public var arguments: [String]
+        /// Whether any parameter is required, so the dictionary starts as a literal.
+        public var hasRequiredParameters: Bool
+        /// `let` when no optional parameter is added later, `var` otherwise.
+        public var parametersKeyword: String
+        /// `"categoryTitle": categoryTitle.analyticsValue,`: the literal's entries.
+        public var requiredEntries: [String]
+        /// `if let price { _parameters.updateValue(price.analyticsValue, forKey: "price") }`.
+        public var optionalAssignments: [String]
         /// The event's wire name as a literal.
         public var nameLiteral: String
         /// `, metadata: AnnaSpecMetadata.x`, or empty.
         public var metadataArgument: String
-    }
-
-    /// One argument of a factory.
-    public struct ArgumentModel: Sendable {
-        /// `label: Type` with its default value, if any.
-        public var declaration: String
-        /// Whether another argument follows (for the comma).
-        public var isLast: Bool
     }
 
     /// One metadata constant.

@@ -32,12 +32,13 @@ extension AnalyticsEvent {
         tags: [String],
         price: Double? = nil
     ) -> AnalyticsEvent {
-        var _parameters = [String: AnalyticsValue](minimumCapacity: 5)
-        _parameters["categoryTitle"] = categoryTitle.analyticsValue
-        _parameters["itemCount"] = itemCount.analyticsValue
-        _parameters["source"] = source.analyticsValue
-        _parameters["tags"] = tags.analyticsValue
-        _parameters["price"] = price?.analyticsValue
+        var _parameters: [String: AnalyticsValue] = [
+            "categoryTitle": categoryTitle.analyticsValue,
+            "itemCount": itemCount.analyticsValue,
+            "source": source.analyticsValue,
+            "tags": tags.analyticsValue
+        ]
+        if let price { _parameters.updateValue(price.analyticsValue, forKey: "price") }
         return AnalyticsEvent(name: "categoryAdded", parameters: _parameters, metadata: AnnaSpecMetadata.categoryAdded)
     }
 
@@ -49,9 +50,10 @@ extension AnalyticsEvent {
         channel: CategorySharedChannel,
         recipients: Int
     ) -> AnalyticsEvent {
-        var _parameters = [String: AnalyticsValue](minimumCapacity: 2)
-        _parameters["channel"] = channel.analyticsValue
-        _parameters["recipients"] = recipients.analyticsValue
+        let _parameters: [String: AnalyticsValue] = [
+            "channel": channel.analyticsValue,
+            "recipients": recipients.analyticsValue
+        ]
         return AnalyticsEvent(name: "categoryShared", parameters: _parameters, metadata: AnnaSpecMetadata.categoryShared)
     }
 

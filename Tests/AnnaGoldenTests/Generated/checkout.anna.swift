@@ -26,15 +26,16 @@ extension AnalyticsEvent {
         coupon: String? = nil,
         scores: [Double]? = nil
     ) -> AnalyticsEvent {
-        var _parameters = [String: AnalyticsValue](minimumCapacity: 8)
-        _parameters["order id"] = orderId.analyticsValue
-        _parameters["placed at"] = placedAt.analyticsValue
-        _parameters["default"] = `default`.analyticsValue
-        _parameters["delivery"] = delivery.analyticsValue
-        _parameters["receipt"] = receipt?.analyticsValue
-        _parameters["in"] = `in`?.analyticsValue
-        _parameters["coupon"] = coupon?.analyticsValue
-        _parameters["scores"] = scores?.analyticsValue
+        var _parameters: [String: AnalyticsValue] = [
+            "order id": orderId.analyticsValue,
+            "placed at": placedAt.analyticsValue,
+            "default": `default`.analyticsValue,
+            "delivery": delivery.analyticsValue
+        ]
+        if let receipt { _parameters.updateValue(receipt.analyticsValue, forKey: "receipt") }
+        if let `in` { _parameters.updateValue(`in`.analyticsValue, forKey: "in") }
+        if let coupon { _parameters.updateValue(coupon.analyticsValue, forKey: "coupon") }
+        if let scores { _parameters.updateValue(scores.analyticsValue, forKey: "scores") }
         return AnalyticsEvent(name: "Order Completed", parameters: _parameters, metadata: AnnaSpecMetadata.orderCompleted)
     }
 
@@ -50,8 +51,9 @@ extension AnalyticsEvent {
     static func `class`(
         `for`: String
     ) -> AnalyticsEvent {
-        var _parameters = [String: AnalyticsValue](minimumCapacity: 1)
-        _parameters["for"] = `for`.analyticsValue
+        let _parameters: [String: AnalyticsValue] = [
+            "for": `for`.analyticsValue
+        ]
         return AnalyticsEvent(name: "class", parameters: _parameters, metadata: AnnaSpecMetadata.`class`)
     }
 }

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Measures the generator on a 1,000-event spec (scripts/make-large-spec.py):
+# the `anna generate` process, libyaml alone pulling the same file's events,
+# and `swiftc -typecheck` on the generated Swift against the same API written by
+# hand in the analytics-service article's style (scripts/article-style.py).
+# In-process timings (no process start-up) come from the Benchmarks package:
+#   swift package --package-path Benchmarks benchmark --target GeneratorBenchmarks
+set -euo pipefail
+cd "$(dirname "$0")/.."
+events="${1:-1000}"
+runs="${RUNS:-10}"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+python3 scripts/make-large-spec.py "$events" "$work/large.anna.yml"
+swift build -c release --product anna >/dev/null
+OUT="$work/bare-parse" sh Benchmarks/YAMLParse/build.sh >/dev/null
+
+# median of N wall-clock runs of a command, in milliseconds
+median_ms() {
+    python3 - "$runs" "$@" <<'PY'
+import statistics, subprocess, sys, time
+runs, command = int(sys.argv[1]), sys.argv[2:]
+times = []
+for _ in range(runs):
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    times.append((time.perf_counter() - start) * 1000)
+print(f"{statistics.median(times):.1f}")
+PY
+}
+
+echo "spec: $events events, $(wc -c < "$work/large.anna.yml") bytes"
+"$work/bare-parse" "$work/large.anna.yml" 20
+generate=$(median_ms .build/release/anna generate "$work/large.anna.yml" --output "$work/out")
+echo "anna generate (process, release): median ${generate} ms over ${runs} runs"
+
+mkdir -p "$work/module"
+swiftc -emit-module -module-name Anna -parse-as-library -swift-version 6 -O \
+    -emit-module-path "$work/module/Anna.swiftmodule" $(find Sources/Anna -name '*.swift')
+python3 scripts/article-style.py "$work/large.anna.yml" "$work/article.swift"
+generated="$work/out/large.anna.swift"
+echo "generated: $(wc -l < "$generated") lines; article style: $(wc -l < "$work/article.swift") lines"
+echo "swiftc -typecheck generated: median $(median_ms swiftc -typecheck -swift-version 6 -I "$work/module" "$generated") ms"
+echo "swiftc -typecheck article style: median $(median_ms swiftc -typecheck -swift-version 6 -I "$work/module" "$work/article.swift") ms"
