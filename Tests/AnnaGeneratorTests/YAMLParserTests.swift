@@ -74,6 +74,22 @@ import Testing
         #expect(mapping(root)[0].value.scalarValue == .string("v"))
     }
 
+    /// Found by scripts/fuzz.sh: reader errors come as a byte offset, and in UTF-16 input
+    /// that offset must be counted in characters of the file's own encoding.
+    @Test func readerErrorInUTF16IsLocatedInCharacters() {
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in Array("anna: 1\nevents: {".utf16) + [0xDC00] + Array("}\n".utf16) {
+            bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+        }
+        do {
+            _ = try YAMLParser().parse(bytes, file: "utf16.yml")
+            Issue.record("a lone low surrogate parsed")
+        } catch {
+            let location = error.diagnostics[0].location
+            #expect("\(location.line):\(location.column)" == "2:10", "\(error.diagnostics[0])")
+        }
+    }
+
     @Test(arguments: [
         ("k: [1, 2", "2:1"), ("k: {a: 1\n", "2:1"), ("\"open", "1:6"), ("a: b: c", "1:5"), ("k: *nope", "1:4"),
         ("a: 1\na: 2", "2:1"), ("- a\n---\n- b", "2:1"), ("", "1:1"), ("k: !!int 3", "1:4"), ("? [a]\n: b", "1:3"),

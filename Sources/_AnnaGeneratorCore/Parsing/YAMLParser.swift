@@ -265,15 +265,36 @@ private struct TreeBuilder {
     }
 
     /// Line and column of a byte offset, for reader errors, which libyaml reports by offset only.
+    ///
+    /// Counted as libyaml counts its other marks: in the encoding it read (UTF-16 after a
+    /// byte order mark, UTF-8 otherwise), in code points, with the same line breaks.
     private func offsetLocation(_ offset: Int) -> SourceLocation {
-        var line = 0
-        var lineStart = 0
-        let end = min(offset, bytes.count)
-        for index in 0..<end where bytes[index] == UInt8(ascii: "\n") {
-            line += 1
-            lineStart = index + 1
+        let prefix = UnsafeBufferPointer(rebasing: bytes[..<min(offset, bytes.count)])
+        let scalars: String.UnicodeScalarView
+        if prefix.starts(with: [0xFF, 0xFE]) || prefix.starts(with: [0xFE, 0xFF]) {
+            let (high, low) = prefix[0] == 0xFF ? (1, 0) : (0, 1)
+            let units = stride(from: 2, to: prefix.count - 1, by: 2).map { (index: Int) -> UInt16 in
+                UInt16(prefix[index + high]) << 8 | UInt16(prefix[index + low])
+            }
+            scalars = String(decoding: units, as: UTF16.self).unicodeScalars
+        } else {
+            scalars = String(decoding: prefix, as: UTF8.self).unicodeScalars
         }
-        let column = String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<end]), as: UTF8.self).count
+        var line = 0
+        var column = 0
+        var previous: Unicode.Scalar?
+        for scalar in scalars {
+            defer { previous = scalar }
+            switch scalar {
+            case "\u{FEFF}" where previous == nil: continue  // libyaml skips a leading byte order mark
+            case "\n" where previous == "\r": continue
+            case "\n", "\r", "\u{85}", "\u{2028}", "\u{2029}":
+                line += 1
+                column = 0
+            default:
+                column += 1
+            }
+        }
         return location(line: line, column: column)
     }
 }
