@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "Anna", targets: ["Anna"]),
+        // For app teams' unit tests: a recording provider and readable differences.
+        .library(name: "AnnaTesting", targets: ["AnnaTesting"]),
         .executable(name: "anna", targets: ["anna"]),
         // The generator as a library, for the benchmarks and tools built on it; not a stable API.
         .library(name: "_AnnaGeneratorCore", targets: ["_AnnaGeneratorCore"]),
@@ -15,10 +17,12 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // Runtime: what an app links.
-        .target(name: "Anna"),
+        .target(name: "Anna", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(name: "AnnaTesting", dependencies: ["Anna"]),
 
         // libyaml, found through pkg-config.
         .systemLibrary(
@@ -60,10 +64,10 @@ let package = Package(
             dependencies: ["anna"]
         ),
 
-        .testTarget(name: "AnnaTests", dependencies: ["Anna"]),
+        .testTarget(name: "AnnaTests", dependencies: ["Anna", "AnnaTesting"]),
         .testTarget(
             name: "AnnaGeneratorTests",
-            dependencies: ["_AnnaGeneratorCore"],
+            dependencies: ["Anna", "_AnnaGeneratorCore"],
             exclude: ["Fixtures"]
         ),
         // Compiles and exercises the golden generated sources.

@@ -1,3 +1,5 @@
+import Anna
+
 extension SpecValidationPass {
     /// Checks events and parameters against a provider's documented limits.
     mutating func check(_ events: [TrackingSpec.Event], against profile: ProviderProfile) {

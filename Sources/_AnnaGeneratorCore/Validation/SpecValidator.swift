@@ -1,3 +1,5 @@
+import Anna
+
 /// Checks a parsed spec and turns it into a ``TrackingSpec``.
 ///
 /// It reports every problem it can find in one run, each at the node it concerns,

@@ -1,3 +1,5 @@
+import Anna
+
 /// A tracking spec after validation: every name checked and converted to Swift,
 /// every type resolved, every task's expressions type-checked.
 public struct TrackingSpec: Sendable, Hashable {

@@ -1,7 +1,6 @@
-import Anna
-
-/// What an analytics provider accepts, checked at generation time when a spec
-/// lists the provider under `providers:`.
+/// What an analytics provider accepts: checked by the generator when a spec lists
+/// the provider under `providers:`, and enforced again at run time, as the last line
+/// of defence, for a provider configured with the profile.
 ///
 /// Limits come from each provider's documentation. A spec that passes its
 /// providers' profiles cannot produce an event those providers silently truncate
@@ -11,7 +10,7 @@ public struct ProviderProfile: Sendable, Hashable {
     public enum NameMapping: Sendable, Hashable {
         /// Names are sent as written.
         case verbatim
-        /// Names are sent in snake case (``Anna/SnakeCaseEventMapper``).
+        /// Names are sent in snake case (``SnakeCaseEventMapper``).
         case snakeCase
     }
 
@@ -125,7 +124,9 @@ public struct ProviderProfile: Sendable, Hashable {
     )
 
     /// A name as this provider receives it.
-    func mapped(_ name: String) -> String {
+    /// - Parameter name: A name as declared in a spec.
+    /// - Returns: The name after the provider's ``nameMapping``.
+    public func mapped(_ name: String) -> String {
         switch nameMapping {
         case .verbatim: name
         case .snakeCase: SnakeCaseEventMapper.snakeCase(name)

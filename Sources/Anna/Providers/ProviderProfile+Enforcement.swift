@@ -1,0 +1,141 @@
+/// A provider limit an event broke at run time, and what the service did about it.
+public struct ProfileViolation: Sendable, Hashable, CustomStringConvertible {
+    /// What the service did.
+    public enum Action: String, Sendable, Hashable {
+        /// The event was not sent to the provider.
+        case droppedEvent
+        /// The parameter was not sent to the provider.
+        case droppedParameter
+        /// The string value was cut to the provider's limit.
+        case truncatedValue
+    }
+
+    /// The profile's name, e.g. `firebase`.
+    public var profile: String
+    /// The event's name after mapping.
+    public var event: String
+    /// The parameter's name after mapping, when the limit is about a parameter.
+    public var parameter: String?
+    /// The limit, in words.
+    public var limit: String
+    /// What the service did.
+    public var action: Action
+
+    /// The violation in one line, e.g. `firebase: event 'x' parameter 'y': string values of at most 100 characters (truncatedValue)`.
+    public var description: String {
+        let subject = parameter.map { "event '\(event)' parameter '\($0)'" } ?? "event '\(event)'"
+        return "\(profile): \(subject): \(limit) (\(action.rawValue))"
+    }
+}
+
+extension ProviderProfile {
+    /// Makes an event, whose names are already mapped, fit the profile.
+    ///
+    /// The generator rejects specs that break a profile, so this only acts on events
+    /// built by hand or by specs that did not list the provider. Names that break
+    /// the rules drop the event or the parameter; long strings are truncated; extra
+    /// parameters beyond the limit are dropped, last by name first.
+    /// - Parameters:
+    ///   - event: The event, changed in place.
+    ///   - violations: Receives one entry per change.
+    /// - Returns: `false` when the event must not be sent at all.
+    public func enforce(_ event: inout AnalyticsEvent, violations: inout [ProfileViolation]) -> Bool {
+        if let problem = nameProblem(event.name, maximumLength: maximumEventNameLength, isEvent: true) {
+            violations.append(ProfileViolation(profile: name, event: event.name, limit: problem, action: .droppedEvent))
+            return false
+        }
+        for key in event.parameters.keys.sorted() {
+            if let problem = nameProblem(key, maximumLength: maximumParameterNameLength, isEvent: false) {
+                event.parameters.removeValue(forKey: key)
+                violations.append(ProfileViolation(profile: name, event: event.name, parameter: key, limit: problem, action: .droppedParameter))
+            }
+        }
+        if let maximumParameters, event.parameters.count > maximumParameters {
+            for key in event.parameters.keys.sorted().dropFirst(maximumParameters) {
+                event.parameters.removeValue(forKey: key)
+                violations.append(ProfileViolation(
+                    profile: name, event: event.name, parameter: key,
+                    limit: "at most \(maximumParameters) parameters an event", action: .droppedParameter
+                ))
+            }
+        }
+        if let maximumStringLength {
+            for (key, value) in event.parameters {
+                guard let truncated = truncate(value, to: maximumStringLength) else { continue }
+                event.parameters[key] = truncated
+                let unit = countsBytes ? "bytes" : "characters"
+                violations.append(ProfileViolation(
+                    profile: name, event: event.name, parameter: key,
+                    limit: "string values of at most \(maximumStringLength) \(unit)", action: .truncatedValue
+                ))
+            }
+        }
+        if let maximumEventBytes {
+            let size = event.name.utf8.count + event.parameters.reduce(0) { $0 + $1.key.utf8.count + $1.value.description.utf8.count + 6 }
+            if size > maximumEventBytes {
+                violations.append(ProfileViolation(
+                    profile: name, event: event.name, limit: "a message of at most \(maximumEventBytes / 1024) KB", action: .droppedEvent
+                ))
+                return false
+            }
+        }
+        return true
+    }
+
+    private func nameProblem(_ mappedName: String, maximumLength: Int?, isEvent: Bool) -> String? {
+        let kind = isEvent ? "event" : "parameter"
+        if let maximumLength, mappedName.utf8.count > maximumLength, mappedName.count > maximumLength {
+            return "\(kind) names of at most \(maximumLength) characters"
+        }
+        if requiresIdentifierNames && !Self.isIdentifier(mappedName) {
+            return "\(kind) names of letters, digits and underscores, starting with a letter"
+        }
+        if isEvent && reservedEventNames.contains(mappedName) {
+            return "'\(mappedName)' is reserved"
+        }
+        if let prefix = reservedPrefixes.first(where: { mappedName.hasPrefix($0) }) {
+            return "the prefix '\(prefix)' is reserved"
+        }
+        return nil
+    }
+
+    private static func isIdentifier(_ name: String) -> Bool {
+        var bytes = name.utf8.makeIterator()
+        guard let first = bytes.next(), (first | 0x20) >= 0x61, (first | 0x20) <= 0x7A else { return false }
+        while let byte = bytes.next() {
+            let letter = (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A
+            guard letter || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F else { return false }
+        }
+        return true
+    }
+
+    /// The value cut to `limit`, or `nil` when it fits. Arrays are cut element-wise.
+    private func truncate(_ value: AnalyticsValue, to limit: Int) -> AnalyticsValue? {
+        switch value {
+        case .string(let text):
+            if text.utf8.count <= limit { return nil }
+            if countsBytes {
+                var cut = ""
+                var used = 0
+                for character in text {
+                    let size = character.utf8.count
+                    if used + size > limit { break }
+                    cut.append(character)
+                    used += size
+                }
+                return .string(cut)
+            }
+            return text.count > limit ? .string(String(text.prefix(limit))) : nil
+        case .array(let elements):
+            var changed = false
+            let cut = elements.map { element -> AnalyticsValue in
+                guard let shorter = truncate(element, to: limit) else { return element }
+                changed = true
+                return shorter
+            }
+            return changed ? .array(cut) : nil
+        default:
+            return nil
+        }
+    }
+}

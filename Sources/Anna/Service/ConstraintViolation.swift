@@ -1,0 +1,97 @@
+import Foundation
+
+/// What the service does with an event whose values break the constraints of its spec.
+public enum ViolationPolicy: Sendable, Hashable {
+    /// Stops a debug build with `assertionFailure` naming the event and parameter;
+    /// in a release build the event is logged and sent, as with ``log``.
+    case assert
+    /// Logs the violation (never the value) and sends the event.
+    case log
+    /// Drops the event.
+    case drop
+    /// Sends the event; the violation is still counted and reported.
+    case send
+
+    /// ``assert`` in debug builds, ``log`` in release builds.
+    public static var standard: ViolationPolicy {
+        #if DEBUG
+        .assert
+        #else
+        .log
+        #endif
+    }
+}
+
+/// A parameter value outside what the spec declared.
+public struct ConstraintViolation: Sendable, Hashable, CustomStringConvertible {
+    /// The event's name.
+    public var event: String
+    /// The parameter's name.
+    public var parameter: String
+    /// The constraint that failed, in words, e.g. `at most 100 characters`.
+    /// It never contains the value, which may identify the user.
+    public var constraint: String
+
+    /// Creates a violation.
+    public init(event: String, parameter: String, constraint: String) {
+        self.event = event
+        self.parameter = parameter
+        self.constraint = constraint
+    }
+
+    /// `event 'e' parameter 'p': must be …`.
+    public var description: String { "event '\(event)' parameter '\(parameter)': must be \(constraint)" }
+}
+
+/// Checks events against the constraints their factories carry. Owned by the
+/// pipeline; caches compiled patterns.
+struct ConstraintChecker {
+    private var patterns: [String: NSRegularExpression?] = [:]
+
+    mutating func violations(of event: AnalyticsEvent) -> [ConstraintViolation] {
+        var found: [ConstraintViolation] = []
+        for (parameter, constraint) in event.metadata.constraints {
+            guard let value = event.parameters[parameter] else { continue }
+            let values: [AnalyticsValue] = if case .array(let elements) = value { elements } else { [value] }
+            for element in values {
+                if let problem = problem(with: element, against: constraint) {
+                    found.append(ConstraintViolation(event: event.name, parameter: parameter, constraint: problem))
+                    break
+                }
+            }
+        }
+        return found.sorted { $0.parameter < $1.parameter }
+    }
+
+    private mutating func problem(with value: AnalyticsValue, against constraint: ParameterConstraint) -> String? {
+        let number: Double? = switch value {
+        case .int(let int): Double(int)
+        case .double(let double): double
+        default: nil
+        }
+        if let number {
+            if let min = constraint.min, number < min { return "at least \(format(min))" }
+            if let max = constraint.max, number > max { return "at most \(format(max))" }
+        }
+        guard case .string(let text) = value else { return nil }
+        if let minLength = constraint.minLength, text.count < minLength { return "at least \(minLength) characters long" }
+        if let maxLength = constraint.maxLength, text.utf8.count > maxLength, text.count > maxLength {
+            return "at most \(maxLength) characters long"
+        }
+        if let allowed = constraint.allowedValues, !allowed.contains(text) {
+            return "one of \(allowed.map { "'\($0)'" }.joined(separator: ", "))"
+        }
+        if let pattern = constraint.pattern {
+            if patterns[pattern] == nil { patterns[pattern] = try? NSRegularExpression(pattern: pattern) }
+            if let regex = patterns[pattern] ?? nil {
+                let range = NSRange(text.startIndex..., in: text)
+                if regex.firstMatch(in: text, range: range) == nil { return "matching /\(pattern)/" }
+            }
+        }
+        return nil
+    }
+
+    private func format(_ number: Double) -> String {
+        number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
+}

@@ -1,0 +1,152 @@
+import Dispatch
+import Foundation
+import Logging
+
+/// The service's serial pipeline: consent, constraints, stages, enrichment, and
+/// the hand-off to the provider lanes. All of its state lives on `queue`.
+final class Pipeline: @unchecked Sendable {
+    enum Item: Sendable {
+        case event(AnalyticsEvent, Date)
+        case consent(Set<ConsentCategory>)
+        case identify(String?)
+        case flush(Barrier)
+        case shutdown(Barrier)
+    }
+
+    let queue = DispatchQueue(label: "anna.pipeline", qos: .utility)
+    private let lanes: [ProviderLane]
+    private let counters: LockedState<AnalyticsMetrics>
+    private let configuration: AnalyticsService.Configuration
+    private let beforeStages: [any AnalyticsStage]
+    private let enrichmentStages: [any AnalyticsStage]
+    private let sessionTimeout: TimeInterval
+
+    // State owned by `queue`.
+    private var granted: Set<ConsentCategory>
+    private var lastCategory: ConsentCategory?
+    private var lastCategoryGranted = false
+    private var userID: String?
+    private var sessionID: Int64 = 0
+    private var lastEventTime: Date = .distantPast
+    private var ids = MessageIDGenerator()
+    private var checker = ConstraintChecker()
+    private var outgoing: [AnalyticsEnvelope] = []
+
+    init(configuration: AnalyticsService.Configuration, lanes: [ProviderLane], counters: LockedState<AnalyticsMetrics>) {
+        self.configuration = configuration
+        self.lanes = lanes
+        self.counters = counters
+        self.granted = configuration.grantedConsent
+        self.beforeStages = configuration.stages.filter { $0.phase == .before }
+        self.enrichmentStages = configuration.stages.filter { $0.phase == .enrichment }
+        let timeout = configuration.sessionTimeout.components
+        self.sessionTimeout = TimeInterval(timeout.seconds) + TimeInterval(timeout.attoseconds) / 1e18
+    }
+
+    /// Processes items in order and returns the array for reuse.
+    func process(_ items: [Item], epoch: Int) -> [Item] {
+        var dropped: [DropReason: Int] = [:]
+        var violations = 0
+        var forwarded = 0
+        outgoing.reserveCapacity(items.count)
+        for item in items {
+            switch item {
+            case .event(let event, let time):
+                if let reason = admit(event, at: time, violations: &violations) {
+                    dropped[reason, default: 0] += 1
+                } else {
+                    forwarded += 1
+                }
+            case .consent(let categories):
+                granted = categories
+                lastCategory = nil
+            case .identify(let id):
+                userID = id
+            case .flush(let barrier):
+                handOff(epoch: epoch)
+                if lanes.isEmpty { barrier.completeIfEmpty() }
+                for lane in lanes { lane.enqueueControl(.flush(barrier)) }
+            case .shutdown(let barrier):
+                handOff(epoch: epoch)
+                if lanes.isEmpty { barrier.completeIfEmpty() }
+                for lane in lanes { lane.enqueueControl(.shutdown(barrier)) }
+            }
+        }
+        handOff(epoch: epoch)
+        if forwarded > 0 || violations > 0 || !dropped.isEmpty {
+            counters.withLock { metrics in
+                metrics.forwarded += forwarded
+                metrics.violations += violations
+                for (reason, count) in dropped { metrics.dropped[reason, default: 0] += count }
+            }
+        }
+        return items
+    }
+
+    /// Runs one event through the checks and stages; returns why it was dropped, if it was.
+    private func admit(_ event: AnalyticsEvent, at time: Date, violations: inout Int) -> DropReason? {
+        let category = event.metadata.consent
+        if category != lastCategory {
+            lastCategory = category
+            lastCategoryGranted = granted.contains(category)
+        }
+        guard lastCategoryGranted else { return .consent }
+
+        if !event.metadata.constraints.isEmpty {
+            let found = checker.violations(of: event)
+            if !found.isEmpty {
+                violations += 1
+                if !apply(configuration.violationPolicy, to: found) { return .violation }
+            }
+        }
+
+        var envelope = AnalyticsEnvelope(event: event, messageID: ids.next(at: time), timestamp: time)
+        for stage in beforeStages where !stage.process(&envelope) { return .stage }
+
+        if time.timeIntervalSince(lastEventTime) > sessionTimeout || sessionID == 0 {
+            sessionID = Int64(time.timeIntervalSince1970 * 1000)
+        }
+        lastEventTime = max(lastEventTime, time)
+        envelope.sessionID = sessionID
+        envelope.anonymousID = configuration.anonymousID
+        envelope.userID = userID
+        envelope.context = configuration.context
+        for stage in enrichmentStages where !stage.process(&envelope) { return .stage }
+
+        outgoing.append(envelope)
+        return nil
+    }
+
+    /// Reports violations as the policy says; returns whether the event goes on.
+    private func apply(_ policy: ViolationPolicy, to violations: [ConstraintViolation]) -> Bool {
+        for violation in violations {
+            configuration.errorHandler?(.constraintViolated(violation, policy: policy))
+        }
+        switch policy {
+        case .assert:
+            assertionFailure("Anna: \(violations.map(\.description).joined(separator: "; "))")
+            log(violations)
+            return true
+        case .log:
+            log(violations)
+            return true
+        case .drop:
+            return false
+        case .send:
+            return true
+        }
+    }
+
+    private func log(_ violations: [ConstraintViolation]) {
+        for violation in violations {
+            configuration.logger.warning("analytics event breaks its spec: \(violation)")
+        }
+    }
+
+    private func handOff(epoch: Int) {
+        guard !outgoing.isEmpty else { return }
+        let batch = outgoing
+        outgoing.removeAll(keepingCapacity: true)
+        for lane in lanes { lane.enqueue(batch, epoch: epoch) }
+    }
+}

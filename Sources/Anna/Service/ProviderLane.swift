@@ -1,0 +1,242 @@
+import Dispatch
+import Foundation
+
+/// One provider's serial lane: its queue of batches and control items, run by a
+/// task on a dispatch queue of its own, so that a provider that blocks its thread
+/// blocks only its lane.
+final class ProviderLane: @unchecked Sendable {
+    enum Item {
+        case batch([AnalyticsEnvelope])
+        case flush(Barrier)
+        case shutdown(Barrier)
+        case purge
+    }
+
+    private struct State {
+        var items: [Item] = []
+        var isRunning = false
+        var purgedEpoch = 0
+        var droppedOptOut = 0
+    }
+
+    let provider: any AnalyticsProvider
+    let name: String
+    private let options: ProviderOptions
+    private let state = LockedState(State())
+    private let counters: LockedState<AnalyticsMetrics>
+    private let errorHandler: (@Sendable (AnalyticsError) -> Void)?
+    private let queue: DispatchQueue
+    private let executor: (any Sendable)?
+
+    // Used only by the lane's task, one batch at a time.
+    private var eventNames: [String: String] = [:]
+    private var parameterNames: [String: String] = [:]
+
+    init(
+        provider: any AnalyticsProvider,
+        index: Int,
+        counters: LockedState<AnalyticsMetrics>,
+        errorHandler: (@Sendable (AnalyticsError) -> Void)?
+    ) {
+        self.provider = provider
+        self.name = provider.name
+        self.options = provider.options
+        self.counters = counters
+        self.errorHandler = errorHandler
+        let queue = DispatchQueue(label: "anna.provider.\(index).\(provider.name)")
+        self.queue = queue
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            executor = LaneExecutor(queue: queue)
+        } else {
+            executor = nil
+        }
+    }
+
+    /// Queues a batch, unless the user opted out after the pipeline took it.
+    func enqueue(_ batch: [AnalyticsEnvelope], epoch: Int) {
+        let start = state.withLock { state -> Bool in
+            guard epoch >= state.purgedEpoch else {
+                state.droppedOptOut += batch.count
+                return false
+            }
+            state.items.append(.batch(batch))
+            return Self.markRunning(&state)
+        }
+        if start { startTask() }
+    }
+
+    func enqueueControl(_ item: Item) {
+        if state.withLock({ state -> Bool in
+            state.items.append(item)
+            return Self.markRunning(&state)
+        }) {
+            startTask()
+        }
+    }
+
+    /// Deletes queued batches and asks the provider to delete what it holds.
+    func purge(epoch: Int) {
+        let purged = state.withLock { state -> Int in
+            state.purgedEpoch = max(state.purgedEpoch, epoch)
+            var count = 0
+            state.items.removeAll { item in
+                guard case .batch(let batch) = item else { return false }
+                count += batch.count
+                return true
+            }
+            return count
+        }
+        counters.withLock { $0.dropped[.optOut, default: 0] += purged }
+        enqueueControl(.purge)
+    }
+
+    private static func markRunning(_ state: inout State) -> Bool {
+        if state.isRunning { return false }
+        state.isRunning = true
+        return true
+    }
+
+    private func startTask() {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let executor = executor as? LaneExecutor {
+            Task(executorPreference: executor) { await self.run() }
+        } else {
+            Task.detached { await self.run() }
+        }
+    }
+
+    private func run() async {
+        while true {
+            let (items, dropped) = state.withLock { state -> ([Item], Int) in
+                let dropped = state.droppedOptOut
+                state.droppedOptOut = 0
+                if state.items.isEmpty { state.isRunning = false }
+                let items = state.items
+                state.items = []
+                return (items, dropped)
+            }
+            if dropped > 0 { counters.withLock { $0.dropped[.optOut, default: 0] += dropped } }
+            if items.isEmpty { return }
+            var pending: [AnalyticsEnvelope] = []
+            for item in items {
+                switch item {
+                case .batch(let batch):
+                    pending.append(contentsOf: batch)
+                case .flush(let barrier):
+                    await deliver(&pending)
+                    do { try await provider.flush() } catch { report(error, batch: []) }
+                    barrier.arrive()
+                case .shutdown(let barrier):
+                    await deliver(&pending)
+                    do { try await provider.flush() } catch { report(error, batch: []) }
+                    await provider.shutdown()
+                    barrier.arrive()
+                case .purge:
+                    pending.removeAll()
+                    await provider.purge()
+                }
+            }
+            await deliver(&pending)
+        }
+    }
+
+    private func deliver(_ pending: inout [AnalyticsEnvelope]) async {
+        guard !pending.isEmpty else { return }
+        var limited = 0
+        let batch = prepare(pending, limited: &limited)
+        pending.removeAll()
+        do {
+            if !batch.isEmpty { try await provider.receive(batch) }
+            counters.withLock { metrics in
+                metrics.delivered[name, default: 0] += batch.count
+                if limited > 0 { metrics.limited[name, default: 0] += limited }
+            }
+        } catch {
+            counters.withLock { metrics in
+                metrics.failed[name, default: 0] += batch.count
+                if limited > 0 { metrics.limited[name, default: 0] += limited }
+            }
+            report(error, batch: batch)
+        }
+    }
+
+    private func report(_ error: any Error, batch: [AnalyticsEnvelope]) {
+        errorHandler?(.providerFailed(provider: name, batch: batch, error: error))
+    }
+
+    /// Applies the provider's PII rule, mapper and profile.
+    private func prepare(_ envelopes: [AnalyticsEnvelope], limited: inout Int) -> [AnalyticsEnvelope] {
+        let needsPII = !options.receivesPII
+        guard needsPII || options.mapper != nil || options.profile != nil else { return envelopes }
+        var prepared: [AnalyticsEnvelope] = []
+        prepared.reserveCapacity(envelopes.count)
+        var violations: [ProfileViolation] = []
+        for var envelope in envelopes {
+            if needsPII && !envelope.event.metadata.piiKeys.isEmpty { strip(&envelope.event) }
+            if let mapper = options.mapper { map(&envelope.event, with: mapper) }
+            if let profile = options.profile {
+                violations.removeAll(keepingCapacity: true)
+                let keep = profile.enforce(&envelope.event, violations: &violations)
+                for violation in violations { errorHandler?(.providerLimit(provider: name, violation)) }
+                if !keep {
+                    limited += 1
+                    continue
+                }
+            }
+            prepared.append(envelope)
+        }
+        return prepared
+    }
+
+    private func strip(_ event: inout AnalyticsEvent) {
+        for key in event.metadata.piiKeys {
+            guard let value = event.parameters[key] else { continue }
+            switch options.piiHandling {
+            case .remove:
+                event.parameters.removeValue(forKey: key)
+            case .hash(let salt):
+                event.parameters[key] = .string(SHA256.hexDigest(Array((salt + value.description).utf8)))
+            }
+        }
+    }
+
+    private func map(_ event: inout AnalyticsEvent, with mapper: any EventMapper) {
+        event.name = cached(event.name, in: &eventNames) { mapper.name(for: $0) }
+        guard !event.parameters.isEmpty else { return }
+        var mapped: [String: AnalyticsValue] = [:]
+        mapped.reserveCapacity(event.parameters.count)
+        for (key, value) in event.parameters {
+            mapped[cached(key, in: &parameterNames) { mapper.parameterName(for: $0) }] = value
+        }
+        event.parameters = mapped
+        if !event.metadata.piiKeys.isEmpty || !event.metadata.constraints.isEmpty {
+            event.metadata.piiKeys = Set(event.metadata.piiKeys.map { cached($0, in: &parameterNames) { mapper.parameterName(for: $0) } })
+            event.metadata.constraints = Dictionary(
+                event.metadata.constraints.map { (cached($0.key, in: &parameterNames) { mapper.parameterName(for: $0) }, $0.value) },
+                uniquingKeysWith: { first, _ in first }
+            )
+        }
+    }
+
+    private func cached(_ name: String, in cache: inout [String: String], _ map: (String) -> String) -> String {
+        if let hit = cache[name] { return hit }
+        let mapped = map(name)
+        if cache.count < 10_000 { cache[name] = mapped }
+        return mapped
+    }
+}
+
+/// Runs a lane's task on the lane's dispatch queue instead of the shared
+/// cooperative pool, so a provider that blocks blocks only its own thread.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+final class LaneExecutor: TaskExecutor, @unchecked Sendable {
+    private let queue: DispatchQueue
+
+    init(queue: DispatchQueue) {
+        self.queue = queue
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
