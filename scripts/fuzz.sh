@@ -43,6 +43,8 @@ echo "==> fuzzing for ${seconds}s (log: $log)"
 status=0
 # Let libFuzzer and ASan report crashes; the Swift backtracer would race them.
 export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
+# A known leak in Foundation's NSRegularExpression on Linux; see the file.
+export LSAN_OPTIONS="suppressions=$root/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 # shellcheck disable=SC2086
 "$fuzzer" "$corpus" \
     -max_total_time="$seconds" \

@@ -76,6 +76,8 @@ import Testing
         ("userID", "user_id"), ("HTTPResponseCode", "http_response_code"), ("Order Completed", "order_completed"),
         ("simple", "simple"), ("a", "a"), ("", ""), ("ABC", "abc"), ("getHTTP", "get_http"),
         ("cafèAdded", "cafè_added"), ("ÜberFahrt", "über_fahrt"), ("naïveID2", "naïve_id2"),
+        ("productIDs", "product_ids"), ("URLsOpened", "urls_opened"), ("URLSession", "url_session"),
+        ("IDsList", "ids_list"), ("naïveIDs", "naïve_ids"),
     ])
     func mapsCamelCaseToSnakeCase(_ input: String, _ expected: String) {
         #expect(SnakeCaseEventMapper().name(for: input) == expected)

@@ -26,7 +26,8 @@ public struct SnakeCaseEventMapper: Sendable {
     ///
     /// A word boundary falls before an uppercase letter that follows a lowercase
     /// letter or digit, before the last capital of an acronym followed by a lowercase
-    /// letter (`URLOpened` → `url_opened`), and at spaces, hyphens and dots, which
+    /// letter (`URLOpened` → `url_opened`) unless that letter is a plural `s`
+    /// ending the word (`productIDs` → `product_ids`), and at spaces, hyphens and dots, which
     /// become underscores. Digits stay with the word before them (`categoryID2` →
     /// `category_id2`).
     /// - Parameter name: The name to convert.
@@ -45,7 +46,9 @@ public struct SnakeCaseEventMapper: Sendable {
                 let previous = characters[index - 1]
                 let next: Character? = index + 1 < characters.count ? characters[index + 1] : nil
                 let afterLowerOrDigit = previous.isLowercase || previous.isNumber
-                let endsAcronym = previous.isUppercase && (next?.isLowercase ?? false)
+                let afterNext: Character? = index + 2 < characters.count ? characters[index + 2] : nil
+                let pluralAcronym = next == "s" && !(afterNext?.isLowercase ?? false)
+                let endsAcronym = previous.isUppercase && (next?.isLowercase ?? false) && !pluralAcronym
                 if afterLowerOrDigit || endsAcronym { result.append("_") }
             }
             result.append(contentsOf: character.lowercased())
@@ -72,7 +75,11 @@ public struct SnakeCaseEventMapper: Sendable {
             if isUpper(byte), index > 0, !result.isEmpty, result.last != underscore {
                 let previous = bytes[index - 1]
                 let nextIsLower = index + 1 < bytes.count && isLower(bytes[index + 1])
-                if isLower(previous) || isDigit(previous) || (isUpper(previous) && nextIsLower) { result.append(underscore) }
+                let pluralAcronym = index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "s")
+                    && !(index + 2 < bytes.count && isLower(bytes[index + 2]))
+                if isLower(previous) || isDigit(previous) || (isUpper(previous) && nextIsLower && !pluralAcronym) {
+                    result.append(underscore)
+                }
             }
             result.append(isUpper(byte) ? byte + 32 : byte)
         }

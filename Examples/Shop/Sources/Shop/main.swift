@@ -33,3 +33,26 @@ for event in session {
     print(line)
 }
 print("Payment methods the spec declares: \(PaymentMethod.allCases.map(\.rawValue).joined(separator: ", "))")
+
+// The same session through the service, to three providers: a swift-log provider,
+// a Firebase-style provider (snake_case names, Firebase's limits, no PII) and the
+// shop's own warehouse, which may receive PII. Marketing consent is not granted,
+// so the promo banner event is dropped before it leaves memory.
+let firebase = ConsoleProvider(name: "firebase", options: ProviderOptions(mapper: SnakeCaseEventMapper(), profile: .firebase))
+let warehouse = ConsoleProvider(name: "warehouse", options: ProviderOptions(receivesPII: true))
+let analytics = AnalyticsService(providers: [LogProvider(), firebase, warehouse])
+for event in session { analytics.report(event) }
+await analytics.flush()
+
+for provider in [firebase, warehouse] {
+    let received = await provider.received
+    print("\n\(provider.name) received \(received.count) events:")
+    for envelope in received { print("  \(envelope.event)") }
+}
+let metrics = analytics.metrics
+print("""
+
+    reported \(metrics.reported), forwarded \(metrics.forwarded), \
+    dropped for consent \(metrics.dropped(.consent)), constraint violations \(metrics.violations)
+    """)
+await analytics.shutdown()
