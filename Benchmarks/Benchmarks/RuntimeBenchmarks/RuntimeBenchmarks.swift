@@ -1,0 +1,140 @@
+import Anna
+import Benchmark
+import Foundation
+
+// `report` on the caller's thread and end-to-end throughput to three providers, for
+// Anna's AnalyticsService and, in the same run, for the analytics-service article's
+// design (a service that calls every provider synchronously on the caller's thread).
+
+/// A provider that takes batches and keeps a count, as an SDK adapter that queues would.
+final class CountingProvider: AnalyticsProvider, @unchecked Sendable {
+    let name: String
+    let options: ProviderOptions
+    private let lock = NSLock()
+    private var taken = 0
+    private var lastName = ""
+
+    init(name: String, options: ProviderOptions = ProviderOptions()) {
+        self.name = name
+        self.options = options
+    }
+
+    func receive(_ batch: [AnalyticsEnvelope]) async throws {
+        lock.withLock {
+            taken += batch.count
+            lastName = batch.last?.event.name ?? lastName
+        }
+    }
+}
+
+/// The three providers of every run: Firebase-style (snake case, Firebase's limits),
+/// and two that take events as they are.
+func threeProviders() -> [any AnalyticsProvider] {
+    [
+        CountingProvider(name: "firebase", options: ProviderOptions(mapper: SnakeCaseEventMapper(), profile: .firebase)),
+        CountingProvider(name: "warehouse", options: ProviderOptions(receivesPII: true)),
+        CountingProvider(name: "log"),
+    ]
+}
+
+// MARK: The article's design, the baseline to beat
+
+/// The article's provider: takes one event at a time on the caller's thread.
+protocol ArticleProvider: Sendable {
+    func report(event: AnalyticsEvent)
+}
+
+/// The article's service: loops over its providers on the caller's thread.
+final class ArticleAnalyticsService: Sendable {
+    private let providers: [any ArticleProvider]
+    init(providers: [any ArticleProvider]) { self.providers = providers }
+    func report(event: AnalyticsEvent) {
+        for provider in providers { provider.report(event: event) }
+    }
+}
+
+/// The article's Firebase provider maps every name on every call; the others take
+/// the event as it is. Each keeps what it took behind a lock, as an SDK's queue would.
+final class ArticleCountingProvider: ArticleProvider, @unchecked Sendable {
+    private let mapper: SnakeCaseEventMapper?
+    private let lock = NSLock()
+    private var taken: [AnalyticsEvent] = []
+
+    init(mapper: SnakeCaseEventMapper? = nil) { self.mapper = mapper }
+
+    func report(event: AnalyticsEvent) {
+        var event = event
+        if let mapper {
+            event.name = mapper.name(for: event.name)
+            event.parameters = Dictionary(uniqueKeysWithValues: event.parameters.map { (mapper.parameterName(for: $0.key), $0.value) })
+        }
+        lock.withLock {
+            taken.append(event)
+            if taken.count >= 4096 { taken.removeAll(keepingCapacity: true) }
+        }
+    }
+}
+
+func articleService() -> ArticleAnalyticsService {
+    ArticleAnalyticsService(providers: [ArticleCountingProvider(mapper: SnakeCaseEventMapper()), ArticleCountingProvider(), ArticleCountingProvider()])
+}
+
+/// What a generated factory builds: `.categoryAdded(categoryTitle: "Books", itemCount: 3, source: .manual)`.
+let sampleEvent = AnalyticsEvent(
+    name: "categoryAdded",
+    parameters: ["categoryTitle": "Books", "itemCount": 3, "source": "manual"],
+    metadata: .init(constraints: ["categoryTitle": ParameterConstraint(maxLength: 100)])
+)
+
+let eventsPerThroughputRun = 100_000
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident],
+        warmupIterations: 1_000,
+        scalingFactor: .one,
+        maxDuration: .seconds(5),
+        maxIterations: 1_000_000
+    )
+
+    // One `report` per iteration: the latency an app's caller sees.
+    Benchmark("Anna report, caller's thread") { benchmark in
+        let analytics = AnalyticsService(providers: threeProviders())
+        for _ in benchmark.scaledIterations {
+            analytics.report(sampleEvent)
+        }
+        benchmark.stopMeasurement()
+        await analytics.flush()
+    }
+
+    Benchmark("Article design report, caller's thread") { benchmark in
+        let analytics = articleService()
+        for _ in benchmark.scaledIterations {
+            analytics.report(event: sampleEvent)
+        }
+    }
+
+    // 100,000 events reported and delivered to all three providers per iteration.
+    let throughput = Benchmark.Configuration(
+        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
+        warmupIterations: 2,
+        scalingFactor: .one,
+        maxDuration: .seconds(20),
+        maxIterations: 30
+    )
+
+    Benchmark("Anna throughput, 100,000 events to 3 providers", configuration: throughput) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let analytics = AnalyticsService(providers: threeProviders())
+            for _ in 0..<eventsPerThroughputRun { analytics.report(sampleEvent) }
+            await analytics.flush()
+        }
+    }
+
+    Benchmark("Article design throughput, 100,000 events to 3 providers", configuration: throughput) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let analytics = articleService()
+            for _ in 0..<eventsPerThroughputRun { analytics.report(event: sampleEvent) }
+        }
+    }
+}
