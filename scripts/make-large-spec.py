@@ -11,6 +11,7 @@ The benchmarks read `Benchmarks/Fixtures/large-1000.anna.yml`:
 
     python3 scripts/make-large-spec.py 1000 Benchmarks/Fixtures/large-1000.anna.yml
 """
+import os
 import sys
 
 VERBS = ["Viewed", "Added", "Removed", "Shared", "Opened", "Closed", "Selected", "Completed", "Failed", "Refreshed"]
@@ -114,6 +115,7 @@ def main(argv):
     count = int(argv[1]) if len(argv) > 1 else 1000
     text = make_spec(count)
     if len(argv) > 2 and argv[2] != "-":
+        os.makedirs(os.path.dirname(argv[2]) or ".", exist_ok=True)
         with open(argv[2], "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
     else:

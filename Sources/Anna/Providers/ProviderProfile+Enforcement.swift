@@ -44,11 +44,15 @@ extension ProviderProfile {
             violations.append(ProfileViolation(profile: name, event: event.name, limit: problem, action: .droppedEvent))
             return false
         }
-        for key in event.parameters.keys.sorted() {
+        var badNames: [(key: String, problem: String)] = []
+        for key in event.parameters.keys {
             if let problem = nameProblem(key, maximumLength: maximumParameterNameLength, isEvent: false) {
-                event.parameters.removeValue(forKey: key)
-                violations.append(ProfileViolation(profile: name, event: event.name, parameter: key, limit: problem, action: .droppedParameter))
+                badNames.append((key, problem))
             }
+        }
+        for (key, problem) in badNames.sorted(by: { $0.key < $1.key }) {
+            event.parameters.removeValue(forKey: key)
+            violations.append(ProfileViolation(profile: name, event: event.name, parameter: key, limit: problem, action: .droppedParameter))
         }
         if let maximumParameters, event.parameters.count > maximumParameters {
             for key in event.parameters.keys.sorted().dropFirst(maximumParameters) {
@@ -60,7 +64,7 @@ extension ProviderProfile {
             }
         }
         if let maximumStringLength {
-            for (key, value) in event.parameters {
+            for (key, value) in event.parameters where value.mayExceed(maximumStringLength) {
                 guard let truncated = truncate(value, to: maximumStringLength) else { continue }
                 event.parameters[key] = truncated
                 let unit = countsBytes ? "bytes" : "characters"
@@ -136,6 +140,18 @@ extension ProviderProfile {
             return changed ? .array(cut) : nil
         default:
             return nil
+        }
+    }
+}
+
+extension AnalyticsValue {
+    /// Whether a string, or a string in an array, has more UTF-8 bytes than `limit`:
+    /// the cheap test before counting characters.
+    fileprivate func mayExceed(_ limit: Int) -> Bool {
+        switch self {
+        case .string(let text): text.utf8.count > limit
+        case .array(let elements): elements.contains { $0.mayExceed(limit) }
+        default: false
         }
     }
 }

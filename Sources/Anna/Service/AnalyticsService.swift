@@ -167,23 +167,35 @@ public final class AnalyticsService: Sendable {
     }
 
     private func startPipeline() {
-        pipeline.queue.async { [self] in
-            while true {
-                let (items, epoch) = intake.withLock { intake -> ([Pipeline.Item], Int) in
-                    guard !intake.items.isEmpty else {
-                        intake.isScheduled = false
-                        return ([], intake.epoch)
-                    }
-                    var taken = intake.spare
-                    swap(&taken, &intake.items)
-                    return (taken, intake.epoch)
+        pipeline.queue.async { [self] in drain(lingered: false) }
+    }
+
+    /// Processes what was reported until the intake is empty, then lingers for
+    /// ``Pipeline/linger`` before it goes idle: while events keep coming, `report`
+    /// finds the pipeline scheduled and never pays for waking a thread.
+    private func drain(lingered: Bool) {
+        var lingered = lingered
+        while true {
+            let (items, epoch) = intake.withLock { intake -> ([Pipeline.Item], Int) in
+                guard !intake.items.isEmpty else {
+                    if lingered { intake.isScheduled = false }
+                    return ([], intake.epoch)
                 }
-                if items.isEmpty { return }
-                var used = pipeline.process(items, epoch: epoch)
-                if used.capacity <= 1 << 16 {
-                    used.removeAll(keepingCapacity: true)
-                    intake.withLock { $0.spare = used }
+                var taken = intake.spare
+                swap(&taken, &intake.items)
+                return (taken, intake.epoch)
+            }
+            if items.isEmpty {
+                if !lingered {
+                    pipeline.queue.asyncAfter(deadline: .now() + Pipeline.linger) { [self] in drain(lingered: true) }
                 }
+                return
+            }
+            lingered = false
+            var used = pipeline.process(items, epoch: epoch)
+            if used.capacity <= 1 << 16 {
+                used.removeAll(keepingCapacity: true)
+                intake.withLock { $0.spare = used }
             }
         }
     }

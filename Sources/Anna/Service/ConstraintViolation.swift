@@ -52,15 +52,22 @@ struct ConstraintChecker {
         var found: [ConstraintViolation] = []
         for (parameter, constraint) in event.metadata.constraints {
             guard let value = event.parameters[parameter] else { continue }
-            let values: [AnalyticsValue] = if case .array(let elements) = value { elements } else { [value] }
-            for element in values {
-                if let problem = problem(with: element, against: constraint) {
-                    found.append(ConstraintViolation(event: event.name, parameter: parameter, constraint: problem))
-                    break
+            let problem: String?
+            if case .array(let elements) = value {
+                var first: String?
+                for element in elements {
+                    first = self.problem(with: element, against: constraint)
+                    if first != nil { break }
                 }
+                problem = first
+            } else {
+                problem = self.problem(with: value, against: constraint)
+            }
+            if let problem {
+                found.append(ConstraintViolation(event: event.name, parameter: parameter, constraint: problem))
             }
         }
-        return found.sorted { $0.parameter < $1.parameter }
+        return found.count > 1 ? found.sorted { $0.parameter < $1.parameter } : found
     }
 
     private mutating func problem(with value: AnalyticsValue, against constraint: ParameterConstraint) -> String? {

@@ -14,6 +14,8 @@ final class Pipeline: @unchecked Sendable {
     }
 
     let queue = DispatchQueue(label: "anna.pipeline", qos: .utility)
+    /// How long the pipeline stays awake after the intake runs dry.
+    static let linger: DispatchTimeInterval = .milliseconds(2)
     private let lanes: [ProviderLane]
     private let counters: LockedState<AnalyticsMetrics>
     private let configuration: AnalyticsService.Configuration

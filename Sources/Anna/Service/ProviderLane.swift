@@ -120,7 +120,8 @@ final class ProviderLane: @unchecked Sendable {
             for item in items {
                 switch item {
                 case .batch(let batch):
-                    pending.append(contentsOf: batch)
+                    // Consecutive batches go out as one; a lone batch is passed on without a copy.
+                    if pending.isEmpty { pending = batch } else { pending.append(contentsOf: batch) }
                 case .flush(let barrier):
                     await deliver(&pending)
                     do { try await provider.flush() } catch { report(error, batch: []) }
@@ -165,7 +166,7 @@ final class ProviderLane: @unchecked Sendable {
 
     /// Applies the provider's PII rule, mapper and profile.
     private func prepare(_ envelopes: [AnalyticsEnvelope], limited: inout Int) -> [AnalyticsEnvelope] {
-        let needsPII = !options.receivesPII
+        let needsPII = !options.receivesPII && envelopes.contains { !$0.event.metadata.piiKeys.isEmpty }
         guard needsPII || options.mapper != nil || options.profile != nil else { return envelopes }
         var prepared: [AnalyticsEnvelope] = []
         prepared.reserveCapacity(envelopes.count)
@@ -208,13 +209,7 @@ final class ProviderLane: @unchecked Sendable {
             mapped[cached(key, in: &parameterNames) { mapper.parameterName(for: $0) }] = value
         }
         event.parameters = mapped
-        if !event.metadata.piiKeys.isEmpty || !event.metadata.constraints.isEmpty {
-            event.metadata.piiKeys = Set(event.metadata.piiKeys.map { cached($0, in: &parameterNames) { mapper.parameterName(for: $0) } })
-            event.metadata.constraints = Dictionary(
-                event.metadata.constraints.map { (cached($0.key, in: &parameterNames) { mapper.parameterName(for: $0) }, $0.value) },
-                uniquingKeysWith: { first, _ in first }
-            )
-        }
+        // `metadata` keeps the spec's names: it describes the spec, and PII was handled above.
     }
 
     private func cached(_ name: String, in cache: inout [String: String], _ map: (String) -> String) -> String {
