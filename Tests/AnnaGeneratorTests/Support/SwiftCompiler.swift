@@ -1,7 +1,7 @@
 import Foundation
 
-/// Real compiles of generated code with the toolchain's `swiftc`, against an `Anna`
-/// module built once from `Sources/Anna`.
+/// Real compiles of generated code with the toolchain's `swiftc`, against the `Anna`
+/// module SwiftPM built for this test run.
 actor SwiftCompiler {
     static let shared = SwiftCompiler()
 
@@ -23,21 +23,26 @@ actor SwiftCompiler {
         return status == 0 ? nil : output
     }
 
+    /// The directory holding `Anna.swiftmodule` and the modules it imports (swift-log's
+    /// `Logging`), as SwiftPM built them for this test run: the test target depends on
+    /// `Anna`, so they are built before any test runs.
     private func annaModule() async throws -> URL {
         if let moduleDirectory { return moduleDirectory }
-        let directory = try Self.temporaryDirectory()
-        let sources = Fixtures.packageRoot.appending(path: "Sources/Anna")
-        let files = FileManager.default.enumerator(atPath: sources.path)?
-            .compactMap { $0 as? String }
-            .filter { $0.hasSuffix(".swift") }
-            .map { sources.appending(path: $0).path } ?? []
-        let (status, output) = try await Self.run(
-            ["-emit-module", "-module-name", "Anna", "-parse-as-library", "-swift-version", "6",
-             "-emit-module-path", directory.appending(path: "Anna.swiftmodule").path] + files.sorted()
-        )
-        guard status == 0 else { throw Failure(description: "building the Anna module failed:\n\(output)") }
-        moduleDirectory = directory
-        return directory
+        var candidates: [URL] = []
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            candidates.append(directory.appending(path: "Modules"))
+            directory = directory.deletingLastPathComponent()
+        }
+        candidates.append(Fixtures.packageRoot.appending(path: ".build/debug/Modules"))
+        for candidate in candidates
+        where FileManager.default.fileExists(atPath: candidate.appending(path: "Anna.swiftmodule").path)
+            && FileManager.default.fileExists(atPath: candidate.appending(path: "Logging.swiftmodule").path)
+        {
+            moduleDirectory = candidate
+            return candidate
+        }
+        throw Failure(description: "no built Anna module next to the test runner; looked in \(candidates.map(\.path))")
     }
 
     private static func temporaryDirectory() throws -> URL {
