@@ -36,7 +36,7 @@ generate=$(median_ms .build/release/anna generate "$work/large.anna.yml" --outpu
 echo "anna generate (process, release): median ${generate} ms over ${runs} runs"
 
 # The Anna module (and swift-log's Logging, which it imports) as SwiftPM built them.
-swift build -c release --product Anna >/dev/null 2>&1 || swift build -c release >/dev/null
+swift build -c release --target Anna >/dev/null
 mkdir -p "$work/module"
 cp -R .build/release/Modules/. "$work/module/"
 python3 scripts/article-style.py "$work/large.anna.yml" "$work/article.swift"
