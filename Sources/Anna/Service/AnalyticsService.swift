@@ -66,8 +66,8 @@ public final class AnalyticsService: Sendable {
     /// and has finished its own ``AnalyticsProvider/flush()``.
     public func flush() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let barrier = Barrier(parties: lanes.count) { continuation.resume() }
-            enqueueControl(.flush(barrier))
+            let barrier = Barrier(parties: max(lanes.count, 1)) { continuation.resume() }
+            enqueueControl(.drain(barrier, shutsDown: false))
         }
     }
 
@@ -76,8 +76,8 @@ public final class AnalyticsService: Sendable {
     public func shutdown() async {
         intake.withLock { $0.isAccepting = false }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let barrier = Barrier(parties: lanes.count) { continuation.resume() }
-            enqueueControl(.shutdown(barrier))
+            let barrier = Barrier(parties: max(lanes.count, 1)) { continuation.resume() }
+            enqueueControl(.drain(barrier, shutsDown: true))
         }
     }
 
@@ -228,7 +228,8 @@ public final class AnalyticsService: Sendable {
     }
 }
 
-/// Counts parties down and runs an action when the last one arrives.
+/// Counts parties down and runs an action when the last one arrives. The lanes are
+/// the parties of a drain; with no lanes the pipeline is its one party.
 final class Barrier: Sendable {
     private let remaining: LockedState<Int>
     private let action: @Sendable () -> Void
@@ -236,11 +237,6 @@ final class Barrier: Sendable {
     init(parties: Int, action: @escaping @Sendable () -> Void) {
         remaining = LockedState(parties)
         self.action = action
-    }
-
-    /// Called by the pipeline when no lane is there to arrive.
-    func completeIfEmpty() {
-        if remaining.withLock({ $0 == 0 }) { action() }
     }
 
     func arrive() {

@@ -9,8 +9,8 @@ final class Pipeline: @unchecked Sendable {
         case event(AnalyticsEvent, Date)
         case consent(Set<ConsentCategory>)
         case identify(String?)
-        case flush(Barrier)
-        case shutdown(Barrier)
+        /// Everything before it reaches every provider, which then flushes (and shuts down).
+        case drain(Barrier, shutsDown: Bool)
     }
 
     let queue = DispatchQueue(label: "anna.pipeline", qos: .utility)
@@ -64,14 +64,10 @@ final class Pipeline: @unchecked Sendable {
                 lastCategory = nil
             case .identify(let id):
                 userID = id
-            case .flush(let barrier):
+            case .drain(let barrier, let shutsDown):
                 handOff(epoch: epoch)
-                if lanes.isEmpty { barrier.completeIfEmpty() }
-                for lane in lanes { lane.enqueueControl(.flush(barrier)) }
-            case .shutdown(let barrier):
-                handOff(epoch: epoch)
-                if lanes.isEmpty { barrier.completeIfEmpty() }
-                for lane in lanes { lane.enqueueControl(.shutdown(barrier)) }
+                if lanes.isEmpty { barrier.arrive() }
+                for lane in lanes { lane.enqueueControl(.drain(barrier, shutsDown: shutsDown)) }
             }
         }
         handOff(epoch: epoch)

@@ -7,8 +7,7 @@ import Foundation
 final class ProviderLane: @unchecked Sendable {
     enum Item {
         case batch([AnalyticsEnvelope])
-        case flush(Barrier)
-        case shutdown(Barrier)
+        case drain(Barrier, shutsDown: Bool)
         case purge
     }
 
@@ -16,7 +15,6 @@ final class ProviderLane: @unchecked Sendable {
         var items: [Item] = []
         var isRunning = false
         var purgedEpoch = 0
-        var droppedOptOut = 0
     }
 
     let provider: any AnalyticsProvider
@@ -54,15 +52,13 @@ final class ProviderLane: @unchecked Sendable {
 
     /// Queues a batch, unless the user opted out after the pipeline took it.
     func enqueue(_ batch: [AnalyticsEnvelope], epoch: Int) {
-        let start = state.withLock { state -> Bool in
-            guard epoch >= state.purgedEpoch else {
-                state.droppedOptOut += batch.count
-                return false
-            }
+        let outcome = state.withLock { state -> (accepted: Bool, start: Bool) in
+            guard epoch >= state.purgedEpoch else { return (false, false) }
             state.items.append(.batch(batch))
-            return Self.markRunning(&state)
+            return (true, Self.markRunning(&state))
         }
-        if start { startTask() }
+        if !outcome.accepted { counters.withLock { $0.dropped[.optOut, default: 0] += batch.count } }
+        if outcome.start { startTask() }
     }
 
     func enqueueControl(_ item: Item) {
@@ -106,15 +102,12 @@ final class ProviderLane: @unchecked Sendable {
 
     private func run() async {
         while true {
-            let (items, dropped) = state.withLock { state -> ([Item], Int) in
-                let dropped = state.droppedOptOut
-                state.droppedOptOut = 0
+            let items = state.withLock { state -> [Item] in
                 if state.items.isEmpty { state.isRunning = false }
                 let items = state.items
                 state.items = []
-                return (items, dropped)
+                return items
             }
-            if dropped > 0 { counters.withLock { $0.dropped[.optOut, default: 0] += dropped } }
             if items.isEmpty { return }
             var pending: [AnalyticsEnvelope] = []
             for item in items {
@@ -122,14 +115,10 @@ final class ProviderLane: @unchecked Sendable {
                 case .batch(let batch):
                     // Consecutive batches go out as one; a lone batch is passed on without a copy.
                     if pending.isEmpty { pending = batch } else { pending.append(contentsOf: batch) }
-                case .flush(let barrier):
+                case .drain(let barrier, let shutsDown):
                     await deliver(&pending)
                     do { try await provider.flush() } catch { report(error, batch: []) }
-                    barrier.arrive()
-                case .shutdown(let barrier):
-                    await deliver(&pending)
-                    do { try await provider.flush() } catch { report(error, batch: []) }
-                    await provider.shutdown()
+                    if shutsDown { await provider.shutdown() }
                     barrier.arrive()
                 case .purge:
                     pending.removeAll()
