@@ -65,6 +65,13 @@ let package = Package(
         ),
 
         .testTarget(name: "AnnaTests", dependencies: ["Anna", "AnnaTesting"]),
+        // Focus paths on AnnaTesting's headless responder tree, with tasks generated
+        // from master-detail.anna.yml by the build plugin.
+        .testTarget(
+            name: "AnnaFocusPathTests",
+            dependencies: ["Anna", "AnnaTesting"],
+            plugins: [.plugin(name: "AnnaPlugin")]
+        ),
         .testTarget(
             name: "AnnaGeneratorTests",
             dependencies: ["Anna", "_AnnaGeneratorCore"],

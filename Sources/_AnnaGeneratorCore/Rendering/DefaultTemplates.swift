@@ -9,7 +9,7 @@ enum DefaultTemplates {
 {{#docLines}}
 ///{{{.}}}
 {{/docLines}}
-{{{access}}}enum {{{name}}}: String, Sendable, Hashable, Codable, CaseIterable, AnalyticsValueConvertible {
+{{{access}}}enum {{{name}}}: String, Sendable, Hashable, Codable, CaseIterable, AnalyticsValueRepresentable {
 {{#cases}}
     {{{declaration}}}
 {{/cases}}
@@ -76,6 +76,22 @@ extension AnalyticsEvent {
 {{#hasEvents}}
 }
 {{/hasEvents}}
+{{#hasTasks}}
+
+extension TaskSet {
+    /// The tasks {{{sourceFileName}}} declares.
+{{#taskSetAvailability}}
+    {{{.}}}
+{{/taskSetAvailability}}
+    {{{access}}}static let {{{taskSetName}}} = TaskSet(name: {{{taskSetNameLiteral}}}, tasks: [
+{{#tasks}}
+        try! FocusTask(match: {{{matchLiteral}}}, source: {{{sourceLiteral}}}) { {{{parameterName}}} in
+            {{{body}}}
+        }{{{separator}}}
+{{/tasks}}
+    ])
+}
+{{/hasTasks}}
 {{#hasMetadata}}
 
 /// What the spec declares about its events beyond their parameters.

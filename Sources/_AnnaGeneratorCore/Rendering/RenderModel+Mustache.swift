@@ -15,6 +15,11 @@ extension RenderModel: MustacheParent {
         case "hasEvents": hasEvents
         case "metadata": metadata
         case "hasMetadata": hasMetadata
+        case "hasTasks": hasTasks
+        case "taskSetName": taskSetName
+        case "taskSetNameLiteral": taskSetNameLiteral
+        case "taskSetAvailability": taskSetAvailability
+        case "tasks": tasks
         default: nil
         }
     }
@@ -66,6 +71,20 @@ extension RenderModel.MetadataModel: MustacheParent {
         switch name {
         case "name": self.name
         case "initializer": initializer
+        default: nil
+        }
+    }
+}
+
+extension RenderModel.TaskModel: MustacheParent {
+    /// The value a template names.
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "matchLiteral": matchLiteral
+        case "sourceLiteral": sourceLiteral
+        case "parameterName": parameterName
+        case "body": body
+        case "separator": separator
         default: nil
         }
     }

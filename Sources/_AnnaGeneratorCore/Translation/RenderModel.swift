@@ -17,6 +17,30 @@ public struct RenderModel: Sendable {
     public var metadata: [MetadataModel]
     /// Whether ``metadata`` is non-empty.
     public var hasMetadata: Bool
+    /// Whether the spec declares tasks, and so a `TaskSet`.
+    public var hasTasks: Bool
+    /// The task set's escaped Swift name: the namespace or file name, lower camel case.
+    public var taskSetName: String
+    /// The task set's name as a literal.
+    public var taskSetNameLiteral: String
+    /// `@available(*, deprecated, …)` when a task reports a deprecated event.
+    public var taskSetAvailability: String?
+    /// The tasks.
+    public var tasks: [TaskModel]
+
+    /// One task of the task set.
+    public struct TaskModel: Sendable {
+        /// The pattern as a literal.
+        public var matchLiteral: String
+        /// `"shop.anna.yml:40:5"`: where the task is declared.
+        public var sourceLiteral: String
+        /// `node`, or `_` when the closure does not read the node.
+        public var parameterName: String
+        /// The closure's expression: the factory call, with `try` when an argument throws.
+        public var body: String
+        /// `,` between tasks.
+        public var separator: String
+    }
 
     /// A `String`-backed enum.
     public struct EnumModel: Sendable {

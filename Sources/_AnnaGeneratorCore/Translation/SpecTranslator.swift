@@ -16,6 +16,7 @@ public struct SpecTranslator: Sendable {
         let metadata = spec.events.compactMap(metadataModel)
         let metadataNames = Set(metadata.map(\.name))
         let fileName = String(spec.file.split(separator: "/").last ?? Substring(spec.file))
+        let taskSet = taskSetModel(spec, fileName: fileName)
         return RenderModel(
             sourceFileName: SwiftLiteral.commentLines(fileName).joined(separator: " "),
             imports: usesFoundation ? ["Anna", "Foundation"] : ["Anna"],
@@ -26,7 +27,12 @@ public struct SpecTranslator: Sendable {
             },
             hasEvents: !spec.events.isEmpty,
             metadata: metadata,
-            hasMetadata: !metadata.isEmpty
+            hasMetadata: !metadata.isEmpty,
+            hasTasks: !spec.tasks.isEmpty,
+            taskSetName: taskSet.name,
+            taskSetNameLiteral: taskSet.nameLiteral,
+            taskSetAvailability: taskSet.availability,
+            tasks: taskSet.tasks
         )
     }
 
@@ -64,7 +70,7 @@ public struct SpecTranslator: Sendable {
                 : "@available(*, deprecated, message: \(SwiftLiteral.string(message)))"
         }
         let arguments = ordered.enumerated().map { index, parameter in
-            let type = swiftType(parameter.type, spec: spec)
+            let type = swiftTypeName(parameter.type, spec: spec)
             let separator = index == ordered.count - 1 ? "" : ","
             return "\(SwiftNaming.escaped(parameter.swiftName)): \(type)\(parameter.type.isOptional ? " = nil" : "")\(separator)"
         }
@@ -130,7 +136,7 @@ public struct SpecTranslator: Sendable {
         value.rounded() == value && abs(value) < 1e15 ? "\(Int(value))" : "\(value)"
     }
 
-    private func swiftType(_ type: ValueType, spec: TrackingSpec) -> String {
+    func swiftTypeName(_ type: ValueType, spec: TrackingSpec) -> String {
         var name: String
         switch type.base {
         case .string: name = "String"

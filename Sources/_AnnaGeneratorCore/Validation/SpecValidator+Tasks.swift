@@ -1,3 +1,4 @@
+import Anna
 import Foundation
 
 extension SpecValidationPass {
@@ -33,33 +34,15 @@ extension SpecValidationPass {
         return tasks
     }
 
-    /// `a/b/event`, `/a/*/event`, `a/**/event`.
+    /// `a/b/event`, `/a/*/event`, `a/**/event`: parsed by the runtime's own parser, so
+    /// build time and run time accept the same patterns.
     private mutating func focusPattern(_ text: String, at location: SourceLocation) -> FocusPattern? {
-        var body = Substring(text)
-        let isAnchored = body.hasPrefix("/")
-        if isAnchored { body = body.dropFirst() }
-        let parts = body.split(separator: "/", omittingEmptySubsequences: false)
-        var components: [FocusPattern.Component] = []
-        for part in parts {
-            switch part {
-            case "": 
-                context.error("match '\(text)' has an empty component; remove the extra '/'", at: location)
-                return nil
-            case "*": components.append(.any)
-            case "**": components.append(.anyDepth)
-            default:
-                guard part.unicodeScalars.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || "_-.".unicodeScalars.contains($0) }) else {
-                    context.error("match '\(text)' has the component '\(part)'; components are names of letters, digits, '_', '-' and '.', or * and **", at: location)
-                    return nil
-                }
-                components.append(.name(String(part)))
-            }
-        }
-        guard case .name(let event)? = components.last else {
-            context.error("match '\(text)' must end with the event it waits for, e.g. cell/did-select", at: location)
+        do {
+            return try FocusPattern(text)
+        } catch {
+            context.error(error.message, at: location)
             return nil
         }
-        return FocusPattern(isAnchored: isAnchored, nodes: Array(components.dropLast()), event: event)
     }
 
     private mutating func taskArguments(

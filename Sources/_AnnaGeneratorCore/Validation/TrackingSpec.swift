@@ -179,26 +179,6 @@ public struct ValueType: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A `match:` pattern: path components ending in an event name.
-public struct FocusPattern: Sendable, Hashable {
-    /// One component of a pattern.
-    public enum Component: Sendable, Hashable {
-        /// A node name or, last, an event name.
-        case name(String)
-        /// `*`: exactly one component.
-        case any
-        /// `**`: any number of components, none included.
-        case anyDepth
-    }
-
-    /// Whether the pattern starts with `/` and so matches from the root.
-    public var isAnchored: Bool
-    /// The node components, without the event name.
-    public var nodes: [Component]
-    /// The last component: the event that triggers the task.
-    public var event: String
-}
-
 /// A value in a task's `with:`.
 public indirect enum TaskExpression: Sendable, Hashable {
     /// A literal from the spec.

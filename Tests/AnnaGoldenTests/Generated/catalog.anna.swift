@@ -2,14 +2,14 @@
 import Anna
 
 /// Where a category came from.
-public enum CategorySource: String, Sendable, Hashable, Codable, CaseIterable, AnalyticsValueConvertible {
+public enum CategorySource: String, Sendable, Hashable, Codable, CaseIterable, AnalyticsValueRepresentable {
     case manual
     case `import`
     case sync
 }
 
 /// How it was shared.
-public enum CategorySharedChannel: String, Sendable, Hashable, Codable, CaseIterable, AnalyticsValueConvertible {
+public enum CategorySharedChannel: String, Sendable, Hashable, Codable, CaseIterable, AnalyticsValueRepresentable {
     case message
     case mail
     case copyLink = "copy link"
@@ -61,6 +61,18 @@ extension AnalyticsEvent {
     public static var legacyCheckout: AnalyticsEvent {
         AnalyticsEvent(name: "legacyCheckout", metadata: AnnaSpecMetadata.legacyCheckout)
     }
+}
+
+extension TaskSet {
+    /// The tasks catalog.anna.yml declares.
+    public static let catalog = TaskSet(name: "Catalog", tasks: [
+        try! FocusTask(match: "master/tableView/cell/did-select", source: "catalog.anna.yml:41:5") { _ in
+            AnalyticsEvent.categorySelected
+        },
+        try! FocusTask(match: "/master/tableView/cell/did-select", source: "catalog.anna.yml:43:5") { node in
+            try AnalyticsEvent.categoryAdded(categoryTitle: node.requiredValue("text", as: String.self), itemCount: node.requiredIndex(), source: CategorySource.manual, tags: node.requiredValue("tags", as: [String].self))
+        }
+    ])
 }
 
 /// What the spec declares about its events beyond their parameters.

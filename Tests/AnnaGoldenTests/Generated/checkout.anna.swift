@@ -2,7 +2,7 @@
 import Anna
 import Foundation
 
-enum OrderCompletedDelivery: String, Sendable, Hashable, Codable, CaseIterable, AnalyticsValueConvertible {
+enum OrderCompletedDelivery: String, Sendable, Hashable, Codable, CaseIterable, AnalyticsValueRepresentable {
     case standard
     case express
     case inStore = "in store"

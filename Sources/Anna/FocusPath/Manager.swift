@@ -1,0 +1,255 @@
+import Dispatch
+import Foundation
+
+/// Receives what a ``Manager``'s tasks produce, on the manager's ``Manager/delegateQueue``.
+public protocol ManagerDelegate: AnyObject, Sendable {
+    /// A task produced an event; it was also reported to the manager's service.
+    func manager(_ manager: Manager, didSend result: AnalyticsEvent)
+    /// A task failed (``FocusTaskError``), or a pattern given to
+    /// ``Manager/match(_:_:)`` was invalid (``FocusPattern/SyntaxError``).
+    func manager(_ manager: Manager, didCatch error: any Error)
+}
+
+extension ManagerDelegate {
+    /// Does nothing.
+    public func manager(_ manager: Manager, didCatch error: any Error) {}
+}
+
+/// The focus-path engine (Anna.Core): the node tree, the tasks, and where results go.
+///
+/// ```swift
+/// let manager = Manager(service: analytics, tasks: [.shop])
+/// manager.match("master/tableView/cell/did-select") { node in .itemOpened(id: node.path) }
+/// appDelegate.analyzer = RootAnalyzer(manager: manager)
+/// ```
+///
+/// Events recorded on analyzers are applied to their nodes and matched against the
+/// tasks on the recording thread, under one lock held for that event only. Results
+/// are reported to the ``AnalyticsService`` there (which returns at once) and passed
+/// to the delegate asynchronously on ``delegateQueue``.
+public final class Manager: @unchecked Sendable {
+    /// The focus-path lock; one for all managers, since analyzers find their manager
+    /// only when they resolve.
+    static let lock = RecursiveLock()
+
+    /// Where task results are reported; `nil` to receive them through the delegate only.
+    public let service: AnalyticsService?
+    let clock: @Sendable () -> Date
+    let output: @Sendable (String) -> Void
+
+    // Guarded by `Manager.lock`.
+    private weak var _delegate: (any ManagerDelegate)?
+    private var _delegateQueue: DispatchQueue
+    private var index = TaskIndex()
+    private var nextSerial = 1
+    /// The root node, `__root__`, path `/`.
+    let root: Node
+
+    /// Creates a manager.
+    /// - Parameters:
+    ///   - service: Where task results are reported.
+    ///   - tasks: Task sets, usually generated from specs: `[.shop]`.
+    ///   - clock: The time events are stamped with; `Date()` by default.
+    ///   - standardOutput: Where ``logSnapshot()`` writes; standard output by default.
+    public init(
+        service: AnalyticsService?,
+        tasks: [TaskSet] = [],
+        clock: @escaping @Sendable () -> Date = { Date() },
+        standardOutput: @escaping @Sendable (String) -> Void = { print($0) }
+    ) {
+        self.service = service
+        self.clock = clock
+        self.output = standardOutput
+        self._delegateQueue = .main
+        self.root = Node(name: "__root__", index: nil, section: nil, parent: nil, createdAt: clock(), serial: 0)
+        for set in tasks { for task in set.tasks { index.insert(task) } }
+    }
+
+    /// Receives results and errors. Held weakly.
+    public var delegate: (any ManagerDelegate)? {
+        get { Self.lock.withLock { _delegate } }
+        set { Self.lock.withLock { _delegate = newValue } }
+    }
+
+    /// Where the delegate is called; the main queue by default, as UIKit apps expect.
+    /// Set a queue of your own when the main queue does not run (command-line tools, tests).
+    public var delegateQueue: DispatchQueue {
+        get { Self.lock.withLock { _delegateQueue } }
+        set { Self.lock.withLock { _delegateQueue = newValue } }
+    }
+
+    /// Registers the tasks of a set.
+    public func register(_ tasks: TaskSet) {
+        Self.lock.withLock { for task in tasks.tasks { index.insert(task) } }
+    }
+
+    /// Registers a task written in Swift.
+    ///
+    /// ```swift
+    /// manager.match("master/tableView/cell/did-select") { node in
+    ///     .itemOpened(id: node.path, row: try node.requiredIndex())
+    /// }
+    /// ```
+    /// An invalid pattern registers nothing and goes to the delegate's
+    /// ``ManagerDelegate/manager(_:didCatch:)`` as a ``FocusPattern/SyntaxError``.
+    public func match(_ pattern: String, file: String = #fileID, line: Int = #line, _ action: @escaping FocusTask.Action) {
+        do {
+            let task = try FocusTask(match: pattern, source: "\(file):\(line)", action: action)
+            Self.lock.withLock { index.insert(task) }
+        } catch {
+            deliver([], errors: [error], sparks: [])
+        }
+    }
+
+    /// The number of registered tasks.
+    public var taskCount: Int { Self.lock.withLock { index.all.count } }
+
+    func makeSerial() -> Int {
+        nextSerial += 1
+        return nextSerial
+    }
+
+    /// Applies an event to a node and runs the matching tasks. Called under the lock.
+    func handle(_ event: FocusEvent, on node: Node, results: inout [AnalyticsEvent], errors: inout [any Error]) {
+        node.apply(event)
+        index.forEachMatch(event: event.name.rawValue, node: node) { task in
+            do {
+                if let result = try task.action(node) { results.append(result) }
+            } catch var error as FocusTaskError {
+                error.task = task.label
+                errors.append(error)
+            } catch {
+                errors.append(FocusTaskError(path: node.path, message: "\(error)", task: task.label))
+            }
+        }
+    }
+
+    /// Reports results to the service and hands results, errors and Spark actions to
+    /// the delegate queue. Called outside the lock.
+    func deliver(_ results: [AnalyticsEvent], errors: [any Error], sparks: [(SparkEvent, SparkEvent.Context)]) {
+        if let service {
+            for result in results { service.report(result) }
+        }
+        let (delegate, queue) = Self.lock.withLock { (_delegate, _delegateQueue) }
+        if !sparks.isEmpty {
+            queue.async { for (spark, context) in sparks { spark.action(context) } }
+        }
+        guard let delegate, !(results.isEmpty && errors.isEmpty) else { return }
+        let errorBox = UncheckedErrors(errors: errors)
+        queue.async {
+            for result in results { delegate.manager(self, didSend: result) }
+            for error in errorBox.errors { delegate.manager(self, didCatch: error) }
+        }
+    }
+
+    /// Anna's markup of the whole tree: every node, the tasks that apply to it and its
+    /// ten latest events.
+    ///
+    /// ```
+    /// <__root__ id="0" class="ana-node" createdAt="1530341056867">
+    ///   <master id="2" class="ana-node" createdAt="1530341056870">
+    ///     <ana-appeared class="ana-event" time="1530341056875" />
+    /// ```
+    public func snapshot() -> String {
+        Self.lock.withLock {
+            var text = ""
+            write(root, depth: 0, into: &text)
+            return text
+        }
+    }
+
+    /// Runs `body` with the node at a path, under the manager's lock; `nil` when there is
+    /// no such node. For tests and debugging.
+    /// - Parameters:
+    ///   - path: `/master/tableView/cell`; nodes above the last must be keyed (no index).
+    ///   - index: The last node's index.
+    ///   - section: The last node's section.
+    public func inspectNode<Result>(at path: String, index: Int? = nil, section: Int? = nil, _ body: (Node) -> Result) -> Result? {
+        Self.lock.withLock {
+            var node = root
+            let names = path.split(separator: "/").map(String.init)
+            for (position, name) in names.enumerated() {
+                let isLast = position == names.count - 1
+                let key = Node.Key(name: name, index: isLast ? index : nil, section: isLast ? section : nil)
+                guard let child = node.children[key] else { return nil }
+                node = child
+            }
+            return body(node)
+        }
+    }
+
+    /// Writes ``snapshot()`` to the manager's standard output.
+    public func logSnapshot() {
+        output(snapshot())
+    }
+
+    private func write(_ node: Node, depth: Int, into text: inout String) {
+        let indent = String(repeating: "  ", count: depth)
+        let tag = node === root ? "__root__" : Markup.tagName(node.nodeName)
+        var attributes = "id=\"\(node.serial)\" class=\"ana-node\" createdAt=\"\(Markup.milliseconds(node.createdAt))\""
+        if let index = node.index { attributes += " index=\"\(index)\"" }
+        if let section = node.section { attributes += " section=\"\(section)\"" }
+        text += "\(indent)<\(tag) \(attributes)>\n"
+        let tasks = index.all.filter { $0.pattern.matches(names: node.names) }
+        if !tasks.isEmpty {
+            var events: [String] = []
+            for task in tasks where !events.contains(task.pattern.event) { events.append(task.pattern.event) }
+            text += "\(indent)  <match>\n\(indent)    <branches length=\"\(events.count)\">\n"
+            for event in events { text += "\(indent)      <\(Markup.tagName(event)) />\n" }
+            text += "\(indent)    </branches>\n\(indent)  </match>\n"
+        }
+        for keyPath in node.valueKeyPaths {
+            if let value = node.latestValue(keyPath) {
+                text += "\(indent)  <ana-value key-path=\"\(Markup.escape(keyPath))\" value=\"\(Markup.escape(value.description))\" />\n"
+            }
+        }
+        for event in node.recentEvents() {
+            var eventAttributes = ""
+            if let keyPath = event.keyPath { eventAttributes += " key-path=\"\(Markup.escape(keyPath))\"" }
+            if event.name == .updated { eventAttributes += " value=\"\(Markup.escape(event.value?.description ?? "nil"))\"" }
+            text += "\(indent)  <ana-\(Markup.tagName(event.name.rawValue))\(eventAttributes) class=\"ana-event\" time=\"\(Markup.milliseconds(event.time))\" />\n"
+        }
+        for key in node.childOrder {
+            if let child = node.children[key] { write(child, depth: depth + 1, into: &text) }
+        }
+        text += "\(indent)</\(tag)>\n"
+    }
+}
+
+/// Errors are `any Error`, which is not `Sendable` in general; the ones passed here
+/// are the manager's own Sendable types or errors a task threw, handed over once.
+private struct UncheckedErrors: @unchecked Sendable {
+    var errors: [any Error]
+}
+
+enum Markup {
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    /// A name usable as a tag: letters, digits, `-`, `_`, `.`; anything else becomes `_`.
+    static func tagName(_ name: String) -> String {
+        String(String.UnicodeScalarView(name.unicodeScalars.map {
+            switch $0 {
+            case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": $0
+            default: "_"
+            }
+        }))
+    }
+
+    static func escape(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.count)
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "\n": result += "&#10;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}

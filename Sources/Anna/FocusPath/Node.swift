@@ -1,0 +1,252 @@
+import Foundation
+
+/// A node of a focus path: what a task reads to decide what happened.
+///
+/// Nodes are created by analyzers as events are recorded; a node's path is the
+/// chain of names from the root, the way the user's focus went:
+/// `/master/tableView/cell/detail`. A node is identified by its parent and its key
+/// (name, index, section), so a table cell's node keeps its values and visibility
+/// when the cell object is reused for another row and back.
+///
+/// Read nodes inside a task's closure only: the manager holds its lock while tasks run.
+public final class Node: @unchecked Sendable {
+    /// The node's name: the key its super analyzer gave or the standalone name.
+    public let nodeName: String
+    /// The index among the siblings added by ``Analyzing/setSubAnalyzers(_:for:)``
+    /// or a table's rows; `nil` for keyed nodes.
+    public let index: Int?
+    /// The section, for table rows; `nil` otherwise.
+    public let section: Int?
+    /// The parent node; `nil` for the root.
+    public private(set) weak var parentNode: Node?
+    /// The names from the root's child down to this node.
+    public let names: [String]
+    /// When the node was created, by the manager's clock.
+    public let createdAt: Date
+    /// A number unique within the manager, for snapshots.
+    let serial: Int
+
+    /// The node's path from the root: `/master/tableView/cell`; `/` for the root.
+    public private(set) lazy var path: String = "/" + names.joined(separator: "/")
+
+    struct Key: Hashable {
+        var name: String
+        var index: Int?
+        var section: Int?
+    }
+
+    var children: [Key: Node] = [:]
+    /// Children in creation order, for snapshots.
+    var childOrder: [Key] = []
+    /// The analyzer bound to the node now.
+    weak var analyzer: Analyzer?
+    /// Set when the node's branch was detached or reloaded.
+    var isRemoved = false
+
+    private var recent: [FocusEvent] = []
+    private var recentStart = 0
+    private static let recentCapacity = 10
+    private var values: [String: AnalyticsValue] = [:]
+    private var visible = false
+    private var appearedAt: Date?
+    private var disappearedAt: Date?
+    private var firstDisplayed: FocusEvent?
+    private var valueFirstDisplayed: [String: FocusEvent] = [:]
+
+    init(name: String, index: Int?, section: Int?, parent: Node?, createdAt: Date, serial: Int) {
+        self.nodeName = name
+        self.index = index
+        self.section = section
+        self.parentNode = parent
+        self.names = parent.map { $0.names + [name] } ?? []
+        self.createdAt = createdAt
+        self.serial = serial
+    }
+
+    /// The node `distance` levels up: itself for 0, the parent for 1.
+    public func ancestor(_ distance: Int) -> Node? {
+        var node: Node? = self
+        var remaining = distance
+        while remaining > 0, let current = node {
+            node = current.parentNode
+            remaining -= 1
+        }
+        return node
+    }
+
+    /// The latest event recorded on the node: inside a task, the one that triggered it.
+    public func latestEvent() -> FocusEvent? {
+        guard !recent.isEmpty else { return nil }
+        return recent[(recentStart + recent.count - 1) % recent.count]
+    }
+
+    /// The latest value recorded for a key path; `nil` if none or cleared.
+    public func latestValue(_ keyPath: String) -> AnalyticsValue? {
+        values[keyPath]
+    }
+
+    /// Whether the latest visibility event was ``FocusEvent/Name/appeared``.
+    public func isVisible() -> Bool { visible }
+
+    /// The first ``FocusEvent/Name/appeared`` event of the node.
+    public func firstDisplayedEvent() -> FocusEvent? { firstDisplayed }
+
+    /// The event that first showed the current value of a key path: the
+    /// ``FocusEvent/Name/appeared`` event if the value was there when the node
+    /// appeared, or the ``FocusEvent/Name/updated`` event if it changed while the node
+    /// was visible. `nil` while the current value has not been on screen.
+    public func valueFirstDisplayedEvent(_ keyPath: String) -> FocusEvent? {
+        valueFirstDisplayed[keyPath]
+    }
+
+    /// Seconds on screen: since the node appeared, up to the latest event, while it
+    /// is visible; the length of the last visible period once it disappeared; 0 if it
+    /// never appeared.
+    public var visibleDuration: TimeInterval {
+        guard let appearedAt else { return 0 }
+        let end = visible ? (latestEvent()?.time ?? appearedAt) : (disappearedAt ?? appearedAt)
+        return max(0, end.timeIntervalSince(appearedAt))
+    }
+
+    /// The ten latest events, oldest first.
+    public func recentEvents() -> [FocusEvent] {
+        guard recent.count == Self.recentCapacity else { return recent }
+        return Array(recent[recentStart...] + recent[..<recentStart])
+    }
+
+    /// The key paths with a value, sorted.
+    var valueKeyPaths: [String] { values.keys.sorted() }
+
+    /// Records an event: the history, values and visibility.
+    func apply(_ event: FocusEvent) {
+        if recent.count < Self.recentCapacity {
+            recent.append(event)
+        } else {
+            recent[recentStart] = event
+            recentStart = (recentStart + 1) % Self.recentCapacity
+        }
+        switch event.name {
+        case .appeared:
+            if !visible {
+                visible = true
+                appearedAt = event.time
+                disappearedAt = nil
+            }
+            if firstDisplayed == nil { firstDisplayed = event }
+            for keyPath in values.keys where valueFirstDisplayed[keyPath] == nil {
+                valueFirstDisplayed[keyPath] = event
+            }
+        case .disappeared:
+            if visible {
+                visible = false
+                disappearedAt = event.time
+            }
+        case .updated:
+            guard let keyPath = event.keyPath else { break }
+            if let value = event.value {
+                if values.updateValue(value, forKey: keyPath) != value {
+                    valueFirstDisplayed[keyPath] = visible ? event : nil
+                }
+            } else {
+                values[keyPath] = nil
+                valueFirstDisplayed[keyPath] = nil
+            }
+        default:
+            break
+        }
+    }
+
+    /// The child for a key, created on first use.
+    func child(_ key: Key, createdAt: Date, serial: () -> Int) -> Node {
+        if let existing = children[key] { return existing }
+        let node = Node(name: key.name, index: key.index, section: key.section, parent: self, createdAt: createdAt, serial: serial())
+        children[key] = node
+        childOrder.append(key)
+        return node
+    }
+
+    /// Removes a child's branch, marking every node in it removed.
+    func removeChild(_ key: Key) {
+        guard let node = children.removeValue(forKey: key) else { return }
+        childOrder.removeAll { $0 == key }
+        node.markRemoved()
+    }
+
+    /// Removes every child named `name`, whatever its index.
+    func removeChildren(named name: String) {
+        for key in childOrder where key.name == name {
+            children.removeValue(forKey: key)?.markRemoved()
+        }
+        childOrder.removeAll { $0.name == name }
+    }
+
+    private func markRemoved() {
+        isRemoved = true
+        for node in children.values { node.markRemoved() }
+    }
+}
+
+extension Node {
+    /// The index, or an error naming the node: for tasks whose parameter needs one.
+    public func requiredIndex() throws(FocusTaskError) -> Int {
+        guard let index else { throw FocusTaskError(path: path, message: "the node has no index") }
+        return index
+    }
+
+    /// The ancestor `distance` levels up, or an error naming the node.
+    public func requiredAncestor(_ distance: Int) throws(FocusTaskError) -> Node {
+        guard let node = ancestor(distance) else {
+            throw FocusTaskError(path: path, message: "the node has no ancestor \(distance) levels up")
+        }
+        return node
+    }
+
+    /// The event that triggered the task, or an error outside a task.
+    public func requiredLatestEvent() throws(FocusTaskError) -> FocusEvent {
+        guard let event = latestEvent() else { throw FocusTaskError(path: path, message: "no event was recorded on the node") }
+        return event
+    }
+
+    /// The latest value for a key path as a type, `nil` when there is none.
+    /// - Throws: ``FocusTaskError`` when the value is of another type.
+    public func value<Value: AnalyticsValueRepresentable>(_ keyPath: String, as type: Value.Type) throws(FocusTaskError) -> Value? {
+        guard let raw = values[keyPath] else { return nil }
+        guard let value = Value(analyticsValue: raw) else {
+            throw FocusTaskError(path: path, message: "value '\(keyPath)' is \(raw.typeDescription) '\(raw)', not \(Value.self)")
+        }
+        return value
+    }
+
+    /// The latest value for a key path as a type.
+    /// - Throws: ``FocusTaskError`` when there is none or it is of another type.
+    public func requiredValue<Value: AnalyticsValueRepresentable>(_ keyPath: String, as type: Value.Type) throws(FocusTaskError) -> Value {
+        guard let value = try value(keyPath, as: type) else {
+            throw FocusTaskError(path: path, message: "no value was recorded for '\(keyPath)'")
+        }
+        return value
+    }
+}
+
+/// Why a task could not build its event from a node; sent to
+/// ``ManagerDelegate/manager(_:didCatch:)`` with the task's pattern.
+public struct FocusTaskError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The node's path.
+    public var path: String
+    /// What was missing or wrong.
+    public var message: String
+    /// The task's pattern and where it was declared, once the manager knows them.
+    public var task: String?
+
+    /// Creates an error.
+    public init(path: String, message: String, task: String? = nil) {
+        self.path = path
+        self.message = message
+        self.task = task
+    }
+
+    /// `task 'cell/did-select' (shop.anna.yml:40:5) on /master/tableView/cell: the node has no index`.
+    public var description: String {
+        let prefix = task.map { "task \($0) on " } ?? ""
+        return "\(prefix)\(path): \(message)"
+    }
+}

@@ -1,0 +1,78 @@
+import Anna
+
+/// The base of AnnaTesting's headless responder tree: plain objects whose parent and
+/// redirect rules mirror UIKit's responder chain, for focus-path tests on any platform.
+///
+/// ```swift
+/// let app = HeadlessApplication(manager: manager)
+/// let master = MasterScreen()                    // a HeadlessScreen subclass
+/// let navigation = HeadlessNavigationController(root: master)
+/// app.window.show(navigation)
+/// master.table.display(rows: ["Fruit", "Bread"])
+/// master.table.select(row: 1)
+/// navigation.push(DetailScreen())                 // lands under the selected cell
+/// ```
+/// Objects are not thread-safe: drive a tree from one thread, as UIKit does.
+open class HeadlessResponder: Analyzable {
+    /// The object's analyzer, created on first use.
+    open lazy var analyzer: Analyzer = Analyzer(owner: self)
+
+    /// Creates a responder.
+    public init() {}
+
+    /// The next responder; overridden by each kind.
+    open func parentConstitutor() -> (any FocusPathConstituting)? { nil }
+
+    /// No redirect; containers override.
+    open func redirectedConstitutor(for child: any FocusPathConstituting) -> (any FocusPathConstituting)? { nil }
+
+    /// Records an event if the analyzer can record (it has a name or a super analyzer).
+    func recordIfEnabled(_ event: FocusEvent.Name) {
+        if analyzer.isEnabled { analyzer.record(event) }
+    }
+}
+
+/// The application delegate: the top of the chain, holding the ``RootAnalyzer``.
+public final class HeadlessApplication: HeadlessResponder {
+    /// The manager.
+    public let manager: Manager
+    /// The window.
+    public private(set) lazy var window = HeadlessWindow(application: self)
+
+    /// Creates the application with its root analyzer.
+    public init(manager: Manager) {
+        self.manager = manager
+        super.init()
+    }
+
+    /// The root analyzer.
+    public override var analyzer: Analyzer {
+        get { rootAnalyzer }
+        set {}
+    }
+
+    private lazy var rootAnalyzer = RootAnalyzer(manager: manager, owner: self)
+}
+
+/// The window: its parent is the application.
+public final class HeadlessWindow: HeadlessResponder {
+    /// The application.
+    public private(set) weak var application: HeadlessApplication?
+    /// The root screen.
+    public private(set) var rootScreen: HeadlessScreen?
+
+    init(application: HeadlessApplication) {
+        self.application = application
+        super.init()
+    }
+
+    public override func parentConstitutor() -> (any FocusPathConstituting)? { application }
+
+    /// Sets the root screen and shows it (UIKit's `rootViewController` + `makeKeyAndVisible`).
+    public func show(_ screen: HeadlessScreen) {
+        rootScreen?.disappear()
+        rootScreen = screen
+        screen.window = self
+        screen.appear()
+    }
+}
