@@ -16,7 +16,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "Shop",
-            dependencies: ["ShopAnalytics", .product(name: "Anna", package: "Anna")]
+            dependencies: [
+                "ShopAnalytics",
+                .product(name: "Anna", package: "Anna"),
+                // The headless responder tree drives the browsing flow on any platform.
+                .product(name: "AnnaTesting", package: "Anna"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -55,4 +55,7 @@ print("""
     reported \(metrics.reported), forwarded \(metrics.forwarded), \
     dropped for consent \(metrics.dropped(.consent)), constraint violations \(metrics.violations)
     """)
+
+// A browsing session whose events come from the spec's focus-path tasks.
+await runBrowsingFlow(analytics: analytics)
 await analytics.shutdown()
