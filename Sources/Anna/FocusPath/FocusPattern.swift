@@ -70,12 +70,6 @@ public struct FocusPattern: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The last node name, when the last node component is a name: what tasks are indexed by.
-    var lastNodeName: String? {
-        if case .name(let name)? = nodes.last { return name }
-        return nil
-    }
-
     /// Whether a node whose path from the root has these names matches the node
     /// components. The event is compared by the caller.
     /// - Parameter names: The node's names from the root's child down to the node.

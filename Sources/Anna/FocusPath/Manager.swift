@@ -40,7 +40,7 @@ public final class Manager: @unchecked Sendable {
     // Guarded by `Manager.lock`.
     private weak var _delegate: (any ManagerDelegate)?
     private var _delegateQueue: DispatchQueue
-    private var index = TaskIndex()
+    private let index = TaskIndex()
     private var nextSerial = 1
     /// The root node, `__root__`, path `/`.
     let root: Node
@@ -127,6 +127,7 @@ public final class Manager: @unchecked Sendable {
     /// Reports results to the service and hands results, errors and Spark actions to
     /// the delegate queue. Called outside the lock.
     func deliver(_ results: [AnalyticsEvent], errors: [any Error], sparks: [(SparkEvent, SparkEvent.Context)]) {
+        guard !(results.isEmpty && errors.isEmpty && sparks.isEmpty) else { return }
         if let service {
             for result in results { service.report(result) }
         }

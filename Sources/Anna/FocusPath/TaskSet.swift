@@ -49,35 +49,84 @@ public struct TaskSet: Sendable {
     }
 }
 
-/// Tasks indexed by event name and last node name, so matching a recorded event costs
-/// the same with ten tasks or ten thousand: two dictionary lookups, then a check of the
-/// few candidates against the node's path.
-struct TaskIndex {
-    private struct Bucket {
-        var byLastNode: [String: [FocusTask]] = [:]
-        var others: [FocusTask] = []
+/// Tasks indexed so that matching a recorded event costs the same with ten tasks
+/// or ten thousand: by event name, then in a trie over each pattern's node
+/// components read from the end (`cell`, then `tableView`, then `master`), with one
+/// edge for `*` and a stop at `**`. A lookup walks the node's names up from the node
+/// once, following the name's edge and the `*` edge, and checks the few tasks stored
+/// on the way against the whole pattern.
+final class TaskIndex {
+    private final class Trie {
+        var children: [String: Trie] = [:]
+        var any: Trie?
+        var tasks: [(order: Int, task: FocusTask)] = []
     }
 
-    private var buckets: [String: Bucket] = [:]
+    private var roots: [String: Trie] = [:]
     private(set) var all: [FocusTask] = []
+    /// Positions of matching tasks, reused between lookups.
+    private var scratch: [Int] = []
 
-    mutating func insert(_ task: FocusTask) {
+    func insert(_ task: FocusTask) {
+        let order = all.count
         all.append(task)
-        let event = task.pattern.event
-        if let name = task.pattern.lastNodeName {
-            buckets[event, default: Bucket()].byLastNode[name, default: []].append(task)
+        let root: Trie
+        if let existing = roots[task.pattern.event] {
+            root = existing
         } else {
-            buckets[event, default: Bucket()].others.append(task)
+            root = Trie()
+            roots[task.pattern.event] = root
         }
+        var trie = root
+        for component in task.pattern.nodes.reversed() {
+            switch component {
+            case .name(let name):
+                if let next = trie.children[name] {
+                    trie = next
+                } else {
+                    let next = Trie()
+                    trie.children[name] = next
+                    trie = next
+                }
+            case .any:
+                if let next = trie.any {
+                    trie = next
+                } else {
+                    let next = Trie()
+                    trie.any = next
+                    trie = next
+                }
+            case .anyDepth:
+                trie.tasks.append((order, task))
+                return
+            }
+        }
+        trie.tasks.append((order, task))
     }
 
-    /// Calls `body` with each task whose pattern matches the node and event, in
-    /// declaration order within each group.
+    /// Calls `body` with each task whose pattern matches the node and event, in the
+    /// order the tasks were registered.
     func forEachMatch(event: String, node: Node, _ body: (FocusTask) -> Void) {
-        guard let bucket = buckets[event] else { return }
-        if let tasks = bucket.byLastNode[node.nodeName] {
-            for task in tasks where task.pattern.matches(names: node.names) { body(task) }
+        guard let root = roots[event] else { return }
+        // A task's action may record another event (re-entering under the recursive
+        // lock), so the buffer is taken out while in use.
+        var matches = scratch
+        scratch = []
+        matches.removeAll(keepingCapacity: true)
+        Self.collect(root, names: node.names, depth: 0, into: &matches)
+        if matches.count > 1 { matches.sort() }
+        for order in matches { body(all[order]) }
+        matches.removeAll(keepingCapacity: true)
+        scratch = matches
+    }
+
+    private static func collect(_ trie: Trie, names: [String], depth: Int, into matches: inout [Int]) {
+        for (order, task) in trie.tasks where task.pattern.matches(names: names) {
+            matches.append(order)
         }
-        for task in bucket.others where task.pattern.matches(names: node.names) { body(task) }
+        guard depth < names.count else { return }
+        let name = names[names.count - 1 - depth]
+        if let next = trie.children[name] { collect(next, names: names, depth: depth + 1, into: &matches) }
+        if let next = trie.any { collect(next, names: names, depth: depth + 1, into: &matches) }
     }
 }
