@@ -295,3 +295,25 @@ extension Manager {
         #expect(app.recorder.events.count == 4_000)
     }
 }
+
+/// Tasks that match the same event run in registration order, and a task may record
+/// on an analyzer itself (the manager's lock is re-entrant).
+@Suite(.timeLimit(.minutes(1))) struct TaskOrderTests {
+    @Test func matchingTasksRunInRegistrationOrderAndMayRecordAgain() async {
+        let app = App(tasks: [])
+        let screen = NamedScreen("home")
+        app.application.window.show(screen)
+        let analyzer = screen.analyzer
+        app.manager.match("**/opened") { _ in AnalyticsEvent(name: "first") }
+        app.manager.match("/home/opened") { _ in
+            analyzer.record("echo")                        // re-enters the manager
+            return AnalyticsEvent(name: "second")
+        }
+        app.manager.match("home/opened") { _ in AnalyticsEvent(name: "third") }
+        app.manager.match("*/opened") { _ in AnalyticsEvent(name: "fourth") }
+        app.manager.match("home/echo") { _ in AnalyticsEvent(name: "echoed") }
+        screen.analyzer.record("opened")
+        let results = await app.delegate.waitForResults(count: 5)
+        #expect(results.map(\.name) == ["echoed", "first", "second", "third", "fourth"])
+    }
+}
