@@ -7,10 +7,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct MasterDetailTests {
     @Test func selectingARowAndTappingTheDetailButtonReportsAlongTheFocusPath() async throws {
         let app = App()
-        let master = MasterScreen()
-        let navigation = HeadlessNavigationController(root: master)
-        app.application.window.show(navigation)
-        master.table.display(rows: ["Fruit", "Bread", "Cheese"])
+        let (master, navigation) = app.showMaster(rows: ["Fruit", "Bread", "Cheese"])
 
         master.table.select(row: 1)
         let detail = DetailScreen()
@@ -37,10 +34,7 @@ import Testing
 
     @Test func aSecondDetailLandsUnderTheRowSelectedSecond() async throws {
         let app = App()
-        let master = MasterScreen()
-        let navigation = HeadlessNavigationController(root: master)
-        app.application.window.show(navigation)
-        master.table.display(rows: ["Fruit", "Bread", "Cheese"])
+        let (master, navigation) = app.showMaster(rows: ["Fruit", "Bread", "Cheese"])
 
         master.table.select(row: 0)
         let first = DetailScreen()

@@ -56,3 +56,14 @@ struct App {
         application = HeadlessApplication(manager: manager)
     }
 }
+
+extension App {
+    /// Shows a master screen in a navigation container with its rows displayed.
+    func showMaster(rows: [String]) -> (MasterScreen, HeadlessNavigationController) {
+        let master = MasterScreen()
+        let navigation = HeadlessNavigationController(root: master)
+        application.window.show(navigation)
+        master.table.display(rows: rows)
+        return (master, navigation)
+    }
+}
