@@ -317,3 +317,18 @@ extension Manager {
         #expect(results.map(\.name) == ["echoed", "first", "second", "third", "fourth"])
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct NamingTests {
+    @Test func aSuperAnalyzersKeyWinsOverAStandaloneName() {
+        let app = App(tasks: [])
+        let screen = NamedScreen("home")
+        app.application.window.show(screen)
+        let list = HeadlessView()
+        screen.view.addSubview(list)
+        list.analyzer.enable(naming: "standaloneList")
+        screen.analyzer.setSubAnalyzer(list.analyzer, for: "list")
+        list.analyzer.enable(naming: "renamed")          // after the key: the key still wins
+        list.analyzer.record("shown")
+        #expect(list.analyzer.path == "/home/list")
+    }
+}

@@ -78,12 +78,13 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         Manager.lock.withLock { resolvedNode()?.path }
     }
 
+    /// A super analyzer's key wins over a standalone name: an analyzer that was
+    /// added with ``setSubAnalyzer(_:for:)`` keeps that place even if it also names itself.
     public func enable(naming name: String) {
         Manager.lock.withLock {
-            guard !isDetached, standaloneName != name || binding != nil else { return }
+            guard !isDetached, standaloneName != name else { return }
             standaloneName = name
-            binding = nil
-            node = nil
+            if binding == nil { node = nil }
         }
     }
 
@@ -223,9 +224,9 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         if let node, !node.isRemoved { return node }
         guard !isDetached, depth < 256 else { return nil }
         let resolved: (Node, Manager)?
-        if let binding {
-            if let superAnalyzer = binding.superAnalyzer, let parent = superAnalyzer.resolvedNode(depth: depth + 1),
-               let manager = superAnalyzer.boundManager {
+        if let binding, let superAnalyzer = binding.superAnalyzer {
+            // Added by a super analyzer: its place, once the super analyzer has one.
+            if let parent = superAnalyzer.resolvedNode(depth: depth + 1), let manager = superAnalyzer.boundManager {
                 resolved = (parent.child(binding.key, createdAt: manager.clock(), serial: manager.makeSerial), manager)
             } else {
                 resolved = nil

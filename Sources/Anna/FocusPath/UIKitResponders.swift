@@ -8,11 +8,16 @@ import UIKit
 /// controller redirects the controller it presented to itself, so both land under
 /// what the user focused last.
 ///
+/// The chain is read on the main thread only; an analyzer that records from another
+/// thread before it found its place keeps its events until a record on the main
+/// thread resolves it.
+///
 /// Not compiled or run on Linux, where CI runs; AnnaTesting's headless tree mirrors
 /// these rules and is what the tests exercise.
 extension UIResponder: FocusPathConstituting {
     /// The container, the presenting controller, or `next`.
     public nonisolated func parentConstitutor() -> (any FocusPathConstituting)? {
+        guard Thread.isMainThread else { return nil }
         let parent: UIResponder? = MainActor.assumeIsolated {
             if let controller = self as? UIViewController {
                 return controller.parent ?? controller.presentingViewController ?? controller.next
@@ -24,7 +29,7 @@ extension UIResponder: FocusPathConstituting {
 
     /// The controller below a pushed one, or `self` for a presented one.
     public nonisolated func redirectedConstitutor(for child: any FocusPathConstituting) -> (any FocusPathConstituting)? {
-        guard let child = child as? UIViewController else { return nil }
+        guard Thread.isMainThread, let child = child as? UIViewController else { return nil }
         let target: UIResponder? = MainActor.assumeIsolated {
             if let navigation = self as? UINavigationController,
                let position = navigation.viewControllers.firstIndex(of: child), position > 0 {
