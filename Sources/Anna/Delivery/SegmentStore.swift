@@ -70,8 +70,10 @@ final class FileSegmentStore: SegmentStore {
         return directory.appendingPathComponent(String(repeating: "0", count: max(0, 16 - hex.count)) + hex + ".seg").path
     }
 
-    private func fail(_ operation: String, _ path: String) -> DurableStorageError {
-        DurableStorageError(operation: operation, path: path, code: errno)
+    /// Reads `errno` before the path is built: building a string may change it.
+    private func fail(_ operation: String, _ path: @autoclosure () -> String) -> DurableStorageError {
+        let code = errno
+        return DurableStorageError(operation: operation, path: path(), code: code)
     }
 
     func prepare() throws {
