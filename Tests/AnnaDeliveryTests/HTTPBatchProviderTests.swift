@@ -202,6 +202,34 @@ extension HTTPBatchProvider.Configuration {
         await provider.shutdown()
     }
 
+    @Test func uploadsStartOnCountOnIntervalAndOnShutdown() async throws {
+        let collector = try LoopbackCollector()
+        defer { collector.stop() }
+        let byCount = try HTTPBatchProvider(
+            endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 1 << 20),
+            configuration: .init(flushAt: 10, flushInterval: .seconds(3600)))
+        try await byCount.receive(envelopes(0..<9))
+        await byCount.waitUntilPersisted()
+        try await byCount.receive(envelopes(9..<10))
+        #expect(await eventually { byCount.metrics.delivered == 10 }, "the tenth event starts an upload")
+
+        let byInterval = try HTTPBatchProvider(
+            endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 1 << 20),
+            configuration: .init(flushAt: 1000, flushInterval: .milliseconds(200)))
+        try await byInterval.receive(envelopes(10..<13))
+        #expect(await eventually { byInterval.metrics.delivered == 3 }, "the interval starts an upload")
+
+        let byShutdown = try HTTPBatchProvider(
+            endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 1 << 20),
+            configuration: .init(flushAt: 1000, flushInterval: .seconds(3600)))
+        try await byShutdown.receive(envelopes(13..<15))
+        await byShutdown.shutdown()
+        #expect(byShutdown.metrics.delivered == 2, "shutdown makes a last attempt")
+        #expect(try await collector.accepted().events.map(\.number) == Array(0..<15))
+        await byCount.shutdown()
+        await byInterval.shutdown()
+    }
+
     @Test func theServiceDeliversThroughTheProviderWithItsMessageIDs() async throws {
         let collector = try LoopbackCollector()
         defer { collector.stop() }

@@ -69,8 +69,11 @@ final class BatchUploader: @unchecked Sendable {
 
     private func noteBacklog(_ count: Int) {
         condition.lock()
+        // Wake the thread when the count triggers an upload, or when the interval's
+        // deadline starts to matter (the backlog was empty).
+        let wake = count >= configuration.flushAt || (backlog == 0 && count > 0)
         backlog = count
-        if count >= configuration.flushAt { condition.signal() }
+        if wake { condition.signal() }
         condition.unlock()
     }
 

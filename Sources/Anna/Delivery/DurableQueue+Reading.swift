@@ -64,9 +64,10 @@ extension DurableQueue.Writer {
         }
         cursor = max(cursor, Cursor(segment: last.segment, offset: last.end))
         do { try store.storeCursor(Self.encode(cursor)) } catch { reportError(error) }
-        // Segments before the cursor's, and the cursor's own once read to its end and closed.
+        // Segments before the cursor's, and the cursor's own once read to its end
+        // (the active one too: the next write starts a new segment).
         while let first = segments.first,
-            first.id < cursor.segment || (first.id == cursor.segment && first.id != activeSegment && cursor.offset >= first.size)
+            first.id < cursor.segment || (first.id == cursor.segment && cursor.offset >= first.size)
         {
             removeFirstSegment()
         }

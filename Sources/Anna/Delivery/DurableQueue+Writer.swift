@@ -53,6 +53,7 @@ extension DurableQueue {
 
         func removeFirstSegment() {
             let segment = segments.removeFirst()
+            if segment.id == active { active = nil }
             try? store.remove(segment.id)
             storedBytes -= segment.size
         }
@@ -125,19 +126,50 @@ extension DurableQueue {
             }
             let now = Date()
             dropExpired(now: now)
-            var failure: (any Error)?
-            do {
-                try write(bytes, now: now)
-            } catch {
-                failure = error
-                reportError(error)
+            // Segment-sized pieces, each written and synced, so a segment stays near
+            // `segmentSize` and can be deleted once acknowledged.
+            var persisted = 0
+            var start = 0
+            while start < bytes.count {
+                let (end, records) = Self.pieceEnd(bytes, from: start, limit: pieceLimit())
+                do {
+                    try write(bytes[start..<end], records: records, now: now)
+                } catch {
+                    reportError(error)
+                    break
+                }
+                persisted += records
+                start = end
             }
             bytes.removeAll(keepingCapacity: true)
             if bytes.capacity <= 4 << 20 { spare = bytes }
-            finish(count: count, sequence: sequence, failed: failure != nil)
+            finish(persisted: persisted, failed: count - persisted, sequence: sequence)
         }
 
-        private func write(_ bytes: [UInt8], now: Date) throws {
+        /// Room left in the active segment, at least one record's worth.
+        private func pieceLimit() -> Int {
+            guard let id = active, let segment = segments.last(where: { $0.id == id }) else { return configuration.segmentSize }
+            return max(configuration.segmentSize - segment.size, 1)
+        }
+
+        /// The end of the records from `start` that fit in `limit` bytes (at least
+        /// one), and their number. The buffer holds only records this process framed.
+        static func pieceEnd(_ bytes: [UInt8], from start: Int, limit: Int) -> (end: Int, records: Int) {
+            var end = start
+            var records = 0
+            bytes.withUnsafeBytes { raw in
+                while end < raw.count {
+                    let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: end + 2, as: UInt32.self)))
+                    let next = end + RecordFraming.headerSize + length
+                    if records > 0 && next - start > limit { break }
+                    end = next
+                    records += 1
+                }
+            }
+            return (end, records)
+        }
+
+        private func write(_ bytes: ArraySlice<UInt8>, records: Int, now: Date) throws {
             if let id = active, let index = segments.lastIndex(where: { $0.id == id }),
                 segments[index].size >= configuration.segmentSize
             {
@@ -163,20 +195,16 @@ extension DurableQueue {
             }
             segments[index].size += bytes.count
             segments[index].newest = now
+            segments[index].unacknowledged += records
             storedBytes += bytes.count
         }
 
-        private func finish(count: Int, sequence: UInt64, failed: Bool) {
-            if !failed, let id = active, let index = segments.lastIndex(where: { $0.id == id }) {
-                segments[index].unacknowledged += count
-            }
+        private func finish(persisted: Int, failed: Int, sequence: UInt64) {
             let (ready, handler, backlog) = state.withLock { state in
-                if failed {
-                    state.metrics.dropped[.writeFailed, default: 0] += count
-                } else {
-                    state.metrics.persisted += count
-                    state.metrics.backlog += count
-                }
+                state.metrics.dropped[.writeFailed, default: 0] += failed
+                if state.metrics.dropped[.writeFailed] == 0 { state.metrics.dropped[.writeFailed] = nil }
+                state.metrics.persisted += persisted
+                state.metrics.backlog += persisted
                 state.metrics.storedBytes = storedBytes
                 state.resolvedSequence = sequence
                 var ready: [CheckedContinuation<Void, Never>] = []
@@ -237,7 +265,7 @@ extension DurableQueue {
                 state.metrics.backlog = 0
                 state.metrics.storedBytes = 0
             }
-            finish(count: 0, sequence: sequence, failed: false)
+            finish(persisted: 0, failed: 0, sequence: sequence)
         }
     }
 }

@@ -70,17 +70,33 @@ public final class DurableQueue: Sendable {
             state.withLock { $0.metrics.dropped[.tooLarge, default: 0] += 1 }
             return false
         }
+        var framed: [UInt8] = []
+        framed.reserveCapacity(payload.count + RecordFraming.headerSize)
+        RecordFraming.append(payload, to: &framed)
+        appendFramed(&framed, count: 1)
+        return true
+    }
+
+    /// Appends records already framed with ``RecordFraming`` (checksums computed by the
+    /// caller, outside the lock), all under one lock. Leaves `framed` empty.
+    func appendFramed(_ framed: inout [UInt8], count: Int) {
+        guard count > 0 else { return }
         let (delayed, urgent) = state.withLock { state -> (Bool, Bool) in
-            RecordFraming.append(payload, to: &state.buffer)
-            state.bufferedCount += 1
-            state.appendedSequence += 1
-            state.metrics.appended += 1
+            if state.buffer.isEmpty {
+                swap(&state.buffer, &framed)
+            } else {
+                state.buffer.append(contentsOf: framed)
+            }
+            state.bufferedCount += count
+            state.appendedSequence += UInt64(count)
+            state.metrics.appended += count
             let delayed = !state.isScheduled
             state.isScheduled = true
             let urgent = state.buffer.count >= configuration.writeThreshold && !state.isUrgent
             if urgent { state.isUrgent = true }
             return (delayed, urgent)
         }
+        framed.removeAll(keepingCapacity: true)
         if urgent {
             ioQueue.async { [writer] in writer.writeBuffered() }
         } else if delayed {
@@ -88,7 +104,6 @@ public final class DurableQueue: Sendable {
                 writer.writeBuffered()
             }
         }
-        return true
     }
 
     /// Appends a record.

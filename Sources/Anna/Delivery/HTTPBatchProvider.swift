@@ -95,19 +95,26 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// - Parameter batch: Events in report order.
     public func receive(_ batch: [AnalyticsEnvelope]) async throws {
         var tooLarge = 0
+        var framed: [UInt8] = []
+        var count = 0
         encoder.withLock { encoder in
+            framed.reserveCapacity(batch.count * 480)
             var bytes: [UInt8] = []
-            bytes.reserveCapacity(512)
+            bytes.reserveCapacity(1024)
+            let limit = min(configuration.maxEventSize, queue.configuration.maxRecordSize)
             for envelope in batch {
                 bytes.removeAll(keepingCapacity: true)
                 encoder.encode(envelope, into: &bytes)
-                if bytes.count > configuration.maxEventSize {
+                if bytes.count > limit {
                     tooLarge += 1
                 } else {
-                    queue.append(bytes)
+                    bytes.withUnsafeBytes { RecordFraming.append($0, to: &framed) }
+                    count += 1
                 }
             }
         }
+        // One lock and, when the writer's buffer is empty, no copy for the whole batch.
+        queue.appendFramed(&framed, count: count)
         counters.withLock { metrics in
             metrics.queued += batch.count - tooLarge
             if tooLarge > 0 { metrics.dropped[.tooLarge, default: 0] += tooLarge }

@@ -17,7 +17,7 @@ struct SegmentBatchEncoder {
         Self.string(envelope.event.name, into: &out)
         out.append(contentsOf: #","properties":{"#.utf8)
         var first = true
-        for (key, value) in envelope.event.parameters.sorted(by: { $0.key < $1.key }) {
+        for (key, value) in envelope.event.parameters {
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
             Self.string(key, into: &out)
@@ -25,7 +25,7 @@ struct SegmentBatchEncoder {
             Self.value(value, into: &out)
         }
         out.append(contentsOf: #"},"messageId":""#.utf8)
-        out.append(contentsOf: envelope.messageID.uuidString.lowercased().utf8)
+        Self.uuid(envelope.messageID, into: &out)
         out.append(contentsOf: #"","timestamp":""#.utf8)
         Self.timestamp(envelope.timestamp, into: &out)
         out.append(UInt8(ascii: "\""))
@@ -106,9 +106,26 @@ struct SegmentBatchEncoder {
         }
     }
 
+    /// The lowercase 8-4-4-4-12 form, without building a string.
+    static func uuid(_ uuid: UUID, into out: inout [UInt8]) {
+        let hex: StaticString = "0123456789abcdef"
+        withUnsafeBytes(of: uuid.uuid) { bytes in
+            for index in 0..<16 {
+                if index == 4 || index == 6 || index == 8 || index == 10 { out.append(UInt8(ascii: "-")) }
+                out.append(hex.utf8Start[Int(bytes[index] >> 4)])
+                out.append(hex.utf8Start[Int(bytes[index] & 0xF)])
+            }
+        }
+    }
+
     /// A JSON string: quotes, backslashes and control characters escaped, the rest UTF-8.
     static func string(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: text.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
