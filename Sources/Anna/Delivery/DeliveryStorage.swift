@@ -25,7 +25,7 @@ extension DurableQueue {
         /// Records older than this are deleted, a segment at a time, oldest first,
         /// and counted (``DurableQueue/DropReason/age``). 7 days by default.
         public var maxAge: Duration
-        /// A segment takes new records until it holds this many bytes. 1 MiB by default,
+        /// A segment takes new records until it holds this many bytes. 4 MiB by default,
         /// at most a quarter of ``maxBytes`` so that the cap drops a segment, not the queue.
         public var segmentSize: Int
         /// Longer records are refused and counted (``DurableQueue/DropReason/tooLarge``). 1 MiB by default.
@@ -46,7 +46,7 @@ extension DurableQueue {
             syncInterval: Duration = .milliseconds(50),
             maxBytes: Int = 64 << 20,
             maxAge: Duration = .seconds(7 * 24 * 3600),
-            segmentSize: Int = 1 << 20,
+            segmentSize: Int = 4 << 20,
             maxRecordSize: Int = 1 << 20,
             writeThreshold: Int = 1 << 20
         ) {

@@ -70,11 +70,35 @@ public final class DurableQueue: Sendable {
             state.withLock { $0.metrics.dropped[.tooLarge, default: 0] += 1 }
             return false
         }
-        var framed: [UInt8] = []
-        framed.reserveCapacity(payload.count + RecordFraming.headerSize)
-        RecordFraming.append(payload, to: &framed)
-        appendFramed(&framed, count: 1)
+        let crc = CRC32.checksum(payload)
+        let (delayed, urgent) = state.withLock { state -> (Bool, Bool) in
+            RecordFraming.append(payload, crc: crc, to: &state.buffer)
+            return Self.noteAppended(1, to: &state, threshold: configuration.writeThreshold)
+        }
+        scheduleWrite(delayed: delayed, urgent: urgent)
         return true
+    }
+
+    /// Counts appended records; returns whether to schedule the writer, and whether now.
+    private static func noteAppended(_ count: Int, to state: inout BufferState, threshold: Int) -> (Bool, Bool) {
+        state.bufferedCount += count
+        state.appendedSequence += UInt64(count)
+        state.metrics.appended += count
+        let delayed = !state.isScheduled
+        state.isScheduled = true
+        let urgent = state.buffer.count >= threshold && !state.isUrgent
+        if urgent { state.isUrgent = true }
+        return (delayed, urgent)
+    }
+
+    private func scheduleWrite(delayed: Bool, urgent: Bool) {
+        if urgent {
+            ioQueue.async { [writer] in writer.writeBuffered() }
+        } else if delayed {
+            ioQueue.asyncAfter(deadline: .now() + configuration.syncInterval.dispatchInterval) { [writer] in
+                writer.writeBuffered()
+            }
+        }
     }
 
     /// Appends records already framed with ``RecordFraming`` (checksums computed by the
@@ -87,23 +111,10 @@ public final class DurableQueue: Sendable {
             } else {
                 state.buffer.append(contentsOf: framed)
             }
-            state.bufferedCount += count
-            state.appendedSequence += UInt64(count)
-            state.metrics.appended += count
-            let delayed = !state.isScheduled
-            state.isScheduled = true
-            let urgent = state.buffer.count >= configuration.writeThreshold && !state.isUrgent
-            if urgent { state.isUrgent = true }
-            return (delayed, urgent)
+            return Self.noteAppended(count, to: &state, threshold: configuration.writeThreshold)
         }
         framed.removeAll(keepingCapacity: true)
-        if urgent {
-            ioQueue.async { [writer] in writer.writeBuffered() }
-        } else if delayed {
-            ioQueue.asyncAfter(deadline: .now() + configuration.syncInterval.dispatchInterval) { [writer] in
-                writer.writeBuffered()
-            }
-        }
+        scheduleWrite(delayed: delayed, urgent: urgent)
     }
 
     /// Appends a record.

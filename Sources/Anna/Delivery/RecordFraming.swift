@@ -12,8 +12,12 @@ enum RecordFraming {
 
     /// Appends `payload`, framed, to `buffer`.
     static func append(_ payload: UnsafeRawBufferPointer, to buffer: inout [UInt8]) {
+        append(payload, crc: CRC32.checksum(payload), to: &buffer)
+    }
+
+    /// Appends `payload`, framed with a checksum computed beforehand (outside a lock).
+    static func append(_ payload: UnsafeRawBufferPointer, crc: UInt32, to buffer: inout [UInt8]) {
         let length = UInt32(payload.count)
-        let crc = CRC32.checksum(payload)
         buffer.append(marker.0)
         buffer.append(marker.1)
         withUnsafeBytes(of: length.littleEndian) { buffer.append(contentsOf: $0) }
