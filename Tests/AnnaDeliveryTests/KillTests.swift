@@ -22,6 +22,9 @@ import Testing
         var killedBeforeAnyPersisted = 0
         for trial in 0..<trials {
             let first = trial * 1_000_000
+            // Every fifth trial the collector answers 503, so a backlog builds up for
+            // the next process to recover and send.
+            try await collector.control(["default": ["status": trial % 5 == 4 ? 503 : 200]])
             let child = try ChildProcess(["report", directory.url.path, collector.endpoint.absoluteString, String(first)])
             // The random moment: on odd trials from the start (often during recovery or
             // the first write), on even trials from the first accepted event (while
@@ -38,9 +41,11 @@ import Testing
             accepted += persisted
             acceptedNumbers.append(first..<first + persisted)
         }
+        try await collector.control(["default": ["status": 200]])
         let drain = try ChildProcess(["drain", directory.url.path, collector.endpoint.absoluteString])
         #expect(await drain.wait(seconds: 120), "the last process delivers everything")
         #expect(drain.lines.last?.hasPrefix("drained") == true, "\(drain.lines)")
+        #expect(drain.lines.last?.hasSuffix(" dropped 0") == true, "\(drain.lines)")
 
         let delivered = try await collector.accepted()
         var idsByNumber: [Int: Set<String>] = [:]

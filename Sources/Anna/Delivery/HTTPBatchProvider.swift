@@ -30,6 +30,9 @@ import Foundation
 /// its batch and reports it; a 413 splits the batch in halves. A retried event
 /// carries the same `messageId`, so a collector drops the duplicates that a crash
 /// between its answer and the acknowledgement can cause.
+///
+/// The uploader thread runs until ``shutdown()``, which ``AnalyticsService/shutdown()``
+/// calls. Use one provider per storage directory and process.
 public final class HTTPBatchProvider: AnalyticsProvider {
     /// The provider's name in metrics and errors: `HTTPBatchProvider`.
     public let name = "HTTPBatchProvider"
