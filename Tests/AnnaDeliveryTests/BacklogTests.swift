@@ -56,7 +56,10 @@ import Testing
             """)
         // The backlog (about 38 MB on disk, more as arrays in memory) is read a chunk at
         // a time, not loaded; what growth there is is the allocator's arenas and noise.
-        #expect(peak - before < backlogBytes * 3 / 4)
+        // Under ThreadSanitizer, resident memory counts its shadow memory: not checked.
+        if dlsym(nil, "__tsan_init") == nil {
+            #expect(peak - before < backlogBytes * 3 / 4)
+        }
         await analytics.shutdown()
     }
 }
