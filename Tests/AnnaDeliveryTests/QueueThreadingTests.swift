@@ -50,11 +50,15 @@ final class ThreadRecordingStore: SegmentStore, @unchecked Sendable {
         let store = ThreadRecordingStore()
         let caller = LockedState<(UInt, DurableQueue?)>((0, nil))
         let opened = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
+        // The caller's thread lives until the end, so no worker thread can reuse its id.
         Thread {
             let queue = DurableQueue(store: store, configuration: .init(), errorHandler: nil)
             queue.appendNumbered(0..<1000)
             caller.withLock { $0 = (currentThreadID(), queue) }
             opened.signal()
+            release.wait()
         }.start()
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {

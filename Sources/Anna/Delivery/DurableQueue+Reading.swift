@@ -19,6 +19,7 @@ extension DurableQueue.Writer {
                     return records
                 }
                 if chunk.isEmpty { break }
+                largestRead = max(largestRead, chunk.count)
                 var position = 0
                 var needed = 0
                 let full = chunk.withUnsafeBytes { bytes -> Bool in

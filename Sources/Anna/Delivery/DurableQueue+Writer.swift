@@ -29,6 +29,8 @@ extension DurableQueue {
         var cursor = Cursor(segment: 0, offset: 0)
         private var storedBytes = 0
         private var spare: [UInt8] = []
+        /// The most bytes one read held, for the tests: reading is a chunk at a time.
+        var largestRead = 0
         private var maxPayload: Int { max(configuration.maxRecordSize, 1 << 20) }
 
         init(

@@ -197,6 +197,11 @@ public final class DurableQueue: Sendable {
         state.withLock { $0.persistHandler = handler }
     }
 
+    /// The most bytes a single read held in memory.
+    var largestRead: Int {
+        ioQueue.sync { writer.largestRead }
+    }
+
     /// Writes what is buffered now and waits for it, from a thread that may block.
     func syncNow() {
         ioQueue.sync { writer.writeBuffered() }
