@@ -55,7 +55,9 @@ final class FullDiskStore: SegmentStore, @unchecked Sendable {
         await queue.waitUntilPersisted()
         var metrics = queue.metrics
         #expect(metrics.persisted == 10 && metrics.dropped(.writeFailed) == 5)
-        #expect(errors.withLock { $0.map(\.code) } == [ENOSPC])
+        // One error per write pass; a slow machine may split the five records over two.
+        let codes = errors.withLock { $0.map(\.code) }
+        #expect(!codes.isEmpty && codes.allSatisfy { $0 == ENOSPC })
         // The torn bytes were cut off; space comes back and writing goes on.
         store.setBudget(.max)
         queue.appendNumbered(10..<12)

@@ -183,7 +183,10 @@ extension HTTPBatchProvider.Configuration {
         for event in accepted.events { idsByNumber[event.number ?? -1, default: []].insert(event.messageID) }
         #expect(idsByNumber.keys.sorted() == Array(0..<10))
         #expect(idsByNumber.values.allSatisfy { $0.count == 1 })
-        #expect(provider.metrics.retried >= 5 && provider.metrics.dropped.isEmpty)
+        // Every scripted answer was used; the client saw at least the three statuses
+        // (libcurl may resend on its own when a reused connection drops or stalls).
+        #expect(accepted.requests >= 6)
+        #expect(provider.metrics.retried >= 3 && provider.metrics.dropped.isEmpty)
         await provider.shutdown()
     }
 
