@@ -77,6 +77,15 @@ let package = Package(
             dependencies: ["Anna", "_AnnaGeneratorCore"],
             exclude: ["Fixtures"]
         ),
+        // Durable delivery against real files, a real loopback collector and real child
+        // processes killed with SIGKILL; apart from AnnaTests so the TSan step stays fast.
+        .testTarget(
+            name: "AnnaDeliveryTests",
+            dependencies: ["Anna", "AnnaDeliveryChild"],
+            exclude: ["collector.py"]
+        ),
+        // The process the kill tests start and kill; built by `swift test` with its tests.
+        .executableTarget(name: "AnnaDeliveryChild", dependencies: ["Anna"], path: "Tests/AnnaDeliveryChild"),
         // Compiles and exercises the golden generated sources.
         .testTarget(name: "AnnaGoldenTests", dependencies: ["Anna"]),
     ],

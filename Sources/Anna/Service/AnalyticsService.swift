@@ -41,6 +41,11 @@ public final class AnalyticsService: Sendable {
     // MARK: Reporting
 
     /// Reports an event. Returns at once; delivery happens on the service's threads.
+    ///
+    /// The event is in memory when this returns, not yet safe from a crash: with
+    /// ``HTTPBatchProvider`` it is accepted once that provider's writer has synced it
+    /// to disk, within its sync interval (50 ms by default) plus the few milliseconds
+    /// the pipeline takes. ``flush()`` and ``shutdown()`` wait for that.
     /// - Parameter event: The event, usually from a generated factory.
     public func report(_ event: AnalyticsEvent) {
         let now = Date()

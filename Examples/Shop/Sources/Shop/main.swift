@@ -59,3 +59,47 @@ print("""
 // A browsing session whose events come from the spec's focus-path tasks.
 await runBrowsingFlow(analytics: analytics)
 await analytics.shutdown()
+
+// `--collector <url>`: the same session, durably, to a collector of the Segment HTTP
+// Tracking API, e.g. the test collector: `python3 Tests/AnnaDeliveryTests/collector.py 8080`
+// and `swift run --package-path Examples/Shop Shop --collector http://127.0.0.1:8080/v1/batch`.
+if let flag = CommandLine.arguments.firstIndex(of: "--collector") {
+    guard flag + 1 < CommandLine.arguments.count, let endpoint = URL(string: CommandLine.arguments[flag + 1]) else {
+        print("usage: Shop --collector <http://127.0.0.1:PORT/v1/batch>")
+        exit(64)
+    }
+    await sendToCollector(endpoint)
+}
+
+func sendToCollector(_ endpoint: URL) async {
+    let storage = FileManager.default.temporaryDirectory.appendingPathComponent("shop-analytics-\(getpid())")
+    let http: HTTPBatchProvider
+    do {
+        http = try HTTPBatchProvider(
+            endpoint: endpoint, writeKey: "shop-write-key", storage: .directory(storage),
+            configuration: .init(
+                requestTimeout: .seconds(5),
+                errorHandler: { error in print("  delivery: \(error)") }))
+    } catch {
+        print("\(error)")
+        exit(64)
+    }
+    // A second provider with the same options sees the same envelopes, message ids included.
+    let sent = ConsoleProvider(name: "sent", options: http.options)
+    let analytics = AnalyticsService(providers: [http, sent])
+    analytics.grant(.marketing)
+    for event in session { analytics.report(event) }
+    await analytics.flush()
+    let metrics = http.metrics
+    print("\nCollector \(endpoint.absoluteString): persisted \(metrics.persisted), delivered \(metrics.delivered), "
+        + "retried \(metrics.retried), backlog \(metrics.backlog)")
+    if metrics.delivered == metrics.persisted {
+        for envelope in await sent.received {
+            print("  delivered \(envelope.messageID.uuidString.lowercased())  \(envelope.event.name)")
+        }
+        try? FileManager.default.removeItem(at: storage)
+    } else {
+        print("  not delivered yet; the events stay in \(storage.path) until the collector answers")
+    }
+    await analytics.shutdown()
+}

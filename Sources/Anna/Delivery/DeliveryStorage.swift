@@ -1,0 +1,114 @@
+import Foundation
+
+/// Where a ``DurableQueue`` (and so an ``HTTPBatchProvider``) keeps events until a
+/// collector accepted them.
+public enum DeliveryStorage: Sendable, Hashable {
+    /// Segment files in a directory that the queue alone uses; created if missing.
+    /// Events survive crashes and restarts. On Apple platforms, a folder in
+    /// Application Support.
+    case directory(URL)
+    /// Memory, at most `limit` bytes of framed events; the oldest are dropped and
+    /// counted beyond it. Nothing survives the process.
+    case memory(limit: Int)
+}
+
+extension DurableQueue {
+    /// How a ``DurableQueue`` writes, caps and reads its segments.
+    public struct Configuration: Sendable {
+        /// The longest an appended record waits in memory before the writer appends
+        /// it, with everything else waiting, and calls `fsync`. 50 ms by default.
+        public var syncInterval: Duration
+        /// The most bytes the segments may take; beyond it the oldest segment is
+        /// deleted and its unacknowledged records counted (``DurableQueue/DropReason/capacity``).
+        /// 64 MiB by default; `.memory(limit:)` sets it to its limit.
+        public var maxBytes: Int
+        /// Records older than this are deleted, a segment at a time, oldest first,
+        /// and counted (``DurableQueue/DropReason/age``). 7 days by default.
+        public var maxAge: Duration
+        /// A segment takes new records until it holds this many bytes. 4 MiB by default,
+        /// at most a quarter of ``maxBytes`` so that the cap drops a segment, not the queue.
+        public var segmentSize: Int
+        /// Longer records are refused and counted (``DurableQueue/DropReason/tooLarge``). 1 MiB by default.
+        public var maxRecordSize: Int
+        /// When this many bytes wait for the writer, it starts at once instead of at
+        /// the end of ``syncInterval``. 1 MiB by default.
+        public var writeThreshold: Int
+
+        /// Creates a configuration.
+        /// - Parameters:
+        ///   - syncInterval: The longest a record waits before it is written and synced.
+        ///   - maxBytes: The disk (or memory) cap.
+        ///   - maxAge: The age cap.
+        ///   - segmentSize: The size at which a new segment starts.
+        ///   - maxRecordSize: The largest record taken.
+        ///   - writeThreshold: Buffered bytes that start the writer early.
+        public init(
+            syncInterval: Duration = .milliseconds(50),
+            maxBytes: Int = 64 << 20,
+            maxAge: Duration = .seconds(7 * 24 * 3600),
+            segmentSize: Int = 4 << 20,
+            maxRecordSize: Int = 1 << 20,
+            writeThreshold: Int = 1 << 20
+        ) {
+            self.syncInterval = syncInterval
+            self.maxBytes = maxBytes
+            self.maxAge = maxAge
+            self.segmentSize = segmentSize
+            self.maxRecordSize = maxRecordSize
+            self.writeThreshold = writeThreshold
+        }
+    }
+
+    /// Why a ``DurableQueue`` deleted or refused records.
+    public enum DropReason: String, Sendable, Hashable, CaseIterable, Codable {
+        /// The queue was over ``Configuration/maxBytes``; the oldest segment went.
+        case capacity
+        /// The records were older than ``Configuration/maxAge``.
+        case age
+        /// Writing or syncing failed (a full disk, an I/O error); the records were
+        /// never accepted.
+        case writeFailed
+        /// The record was longer than ``Configuration/maxRecordSize``.
+        case tooLarge
+        /// ``DurableQueue/purge()`` deleted them (the user opted out).
+        case purged
+    }
+
+    /// What a ``DurableQueue`` counted since it was opened.
+    public struct Metrics: Sendable, Hashable {
+        /// Records passed to ``DurableQueue/append(_:)-(UnsafeRawBufferPointer)`` and taken.
+        public var appended = 0
+        /// Records written and synced: accepted. They survive a crash.
+        public var persisted = 0
+        /// Records acknowledged (the server took them) and so removed.
+        public var acknowledged = 0
+        /// Records deleted or refused, by reason.
+        public var dropped: [DropReason: Int] = [:]
+        /// Intact, unacknowledged records found on disk at open.
+        public var recovered = 0
+        /// Bytes at open that belonged to no intact record: torn writes, damage.
+        public var skippedBytes = 0
+        /// Runs of such bytes; each is a torn tail or at least one damaged record.
+        public var skippedRegions = 0
+        /// Persisted records not yet acknowledged: the backlog on disk.
+        public var backlog = 0
+        /// Bytes the segments take.
+        public var storedBytes = 0
+        /// Bytes appended and waiting in memory for the writer.
+        public var bufferedBytes = 0
+
+        /// Creates empty counts.
+        public init() {}
+
+        /// The number of records dropped for one reason.
+        public func dropped(_ reason: DropReason) -> Int { dropped[reason, default: 0] }
+    }
+
+    /// A record read from the queue, to be acknowledged once the server took it.
+    public struct Record: Sendable, Hashable {
+        /// The bytes that were appended.
+        public let payload: [UInt8]
+        let segment: UInt64
+        let end: Int
+    }
+}

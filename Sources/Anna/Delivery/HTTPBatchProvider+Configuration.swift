@@ -1,0 +1,146 @@
+import Foundation
+
+extension HTTPBatchProvider {
+    /// When and how an ``HTTPBatchProvider`` uploads.
+    public struct Configuration: Sendable {
+        /// Upload when this many persisted events wait. 20 by default.
+        public var flushAt: Int
+        /// Upload what waits at least this often. 10 seconds by default.
+        public var flushInterval: Duration
+        /// The most events in one request. 500 by default.
+        public var maxBatchCount: Int
+        /// The largest event, encoded; larger ones are dropped and counted
+        /// (``DropReason/tooLarge``). 32,000 bytes, Segment's 32 KB limit, by default.
+        public var maxEventSize: Int
+        /// The largest request body. 500,000 bytes, Segment's 500 KB limit, by default.
+        public var maxBatchSize: Int
+        /// The first retry waits up to this long (full jitter). 0.5 s by default.
+        public var initialRetryDelay: Duration
+        /// Retries wait at most this long, doubling up to it. 60 s by default.
+        public var maxRetryDelay: Duration
+        /// A server's `Retry-After` is honoured up to this long. One hour by default.
+        public var maxRetryAfter: Duration
+        /// A request that has not completed by then fails and is retried. 15 s by default.
+        public var requestTimeout: Duration
+        /// How the provider's queue writes and caps its storage.
+        public var queue: DurableQueue.Configuration
+        /// Receives rejected batches, dropped events, failed attempts and storage
+        /// failures, on the provider's threads. Keep it short.
+        public var errorHandler: (@Sendable (DeliveryError) -> Void)?
+
+        /// Creates a configuration.
+        /// - Parameters:
+        ///   - flushAt: Events that start an upload.
+        ///   - flushInterval: The longest events wait for an upload.
+        ///   - maxBatchCount: The most events per request.
+        ///   - maxEventSize: The largest event in bytes.
+        ///   - maxBatchSize: The largest request body in bytes.
+        ///   - initialRetryDelay: The first retry's jitter range.
+        ///   - maxRetryDelay: The cap of the backoff.
+        ///   - maxRetryAfter: The longest `Retry-After` honoured.
+        ///   - requestTimeout: The longest a request may take.
+        ///   - queue: The durable queue's configuration.
+        ///   - errorHandler: Receives delivery problems.
+        public init(
+            flushAt: Int = 20,
+            flushInterval: Duration = .seconds(10),
+            maxBatchCount: Int = 500,
+            maxEventSize: Int = 32_000,
+            maxBatchSize: Int = 500_000,
+            initialRetryDelay: Duration = .milliseconds(500),
+            maxRetryDelay: Duration = .seconds(60),
+            maxRetryAfter: Duration = .seconds(3600),
+            requestTimeout: Duration = .seconds(15),
+            queue: DurableQueue.Configuration = DurableQueue.Configuration(),
+            errorHandler: (@Sendable (DeliveryError) -> Void)? = nil
+        ) {
+            self.flushAt = flushAt
+            self.flushInterval = flushInterval
+            self.maxBatchCount = maxBatchCount
+            self.maxEventSize = maxEventSize
+            self.maxBatchSize = maxBatchSize
+            self.initialRetryDelay = initialRetryDelay
+            self.maxRetryDelay = maxRetryDelay
+            self.maxRetryAfter = maxRetryAfter
+            self.requestTimeout = requestTimeout
+            self.queue = queue
+            self.errorHandler = errorHandler
+        }
+    }
+
+    /// Why an ``HTTPBatchProvider`` did not deliver an event.
+    public enum DropReason: String, Sendable, Hashable, CaseIterable, Codable {
+        /// Larger than ``Configuration/maxEventSize``, or alone in a batch the server
+        /// answered 413 to.
+        case tooLarge
+        /// In a batch the server answered 400 to.
+        case rejected
+        /// Deleted by the queue's byte cap, oldest first.
+        case capacity
+        /// Deleted by the queue's age cap.
+        case age
+        /// Never accepted: writing or syncing it failed.
+        case writeFailed
+        /// Deleted because the user opted out.
+        case purged
+    }
+
+    /// What an ``HTTPBatchProvider`` counted since it started.
+    public struct Metrics: Sendable, Hashable {
+        /// Events the provider received and queued for writing.
+        public var queued = 0
+        /// Events written and synced: accepted. A crash from now on loses none of them.
+        public var persisted = 0
+        /// Events a collector accepted (2xx).
+        public var delivered = 0
+        /// Failed upload attempts that will be retried: 5xx, 429, timeouts, refused
+        /// or dropped connections.
+        public var retried = 0
+        /// Events not delivered, by reason; every drop is counted.
+        public var dropped: [DropReason: Int] = [:]
+        /// Persisted events not yet delivered.
+        public var backlog = 0
+        /// Events found on disk at start, from earlier runs.
+        public var recovered = 0
+        /// Bytes of storage at start that held no intact event (torn writes, damage).
+        public var skippedBytes = 0
+
+        /// Creates empty counts.
+        public init() {}
+
+        /// The number of events dropped for one reason.
+        public func dropped(_ reason: DropReason) -> Int { dropped[reason, default: 0] }
+    }
+}
+
+/// Something an ``HTTPBatchProvider`` could not do, reported to
+/// ``HTTPBatchProvider/Configuration/errorHandler``.
+public enum DeliveryError: Error, Sendable, CustomStringConvertible {
+    /// The endpoint is not `https`, and not `http` on a loopback address.
+    case insecureEndpoint(URL)
+    /// The server answered 400: the batch was dropped.
+    case rejected(status: Int, events: Int, response: String)
+    /// Events dropped for a reason other than a 400.
+    case dropped(events: Int, reason: HTTPBatchProvider.DropReason)
+    /// An attempt failed and will be retried after `delay` seconds.
+    case retrying(status: Int?, message: String, delay: TimeInterval)
+    /// Storage failed: a full disk, an I/O error.
+    case storage(DurableStorageError)
+
+    /// One line.
+    public var description: String {
+        switch self {
+        case .insecureEndpoint(let url):
+            "HTTPBatchProvider needs an https endpoint; http is accepted only for loopback hosts "
+                + "(127.0.0.0/8, ::1, localhost), not '\(url.absoluteString)'"
+        case .rejected(let status, let events, let response):
+            "the collector answered \(status) to a batch of \(events) event(s), which were dropped: \(response)"
+        case .dropped(let events, let reason):
+            "\(events) event(s) dropped (\(reason.rawValue))"
+        case .retrying(let status, let message, let delay):
+            "upload failed (\(status.map { "HTTP \($0)" } ?? message)); retrying in \(String(format: "%.2f", delay)) s"
+        case .storage(let error):
+            "storage failed: \(error)"
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+
+/// Delivers events to a collector of the Segment HTTP Tracking API (Segment,
+/// RudderStack and compatible servers) without losing them to crashes, restarts,
+/// offline periods or server errors.
+///
+/// ```swift
+/// let http = try HTTPBatchProvider(
+///     endpoint: URL(string: "https://collector.example.com/v1/batch")!,
+///     writeKey: "…",
+///     storage: .directory(appSupportURL))
+/// let analytics = AnalyticsService(providers: [http])
+/// ```
+///
+/// ``receive(_:)`` encodes each event once, as its Segment JSON with the message id
+/// the service gave it at `report` time, and appends it to a ``DurableQueue``.
+/// The queue's writer syncs within ``DurableQueue/Configuration/syncInterval``
+/// (50 ms by default); from then on the event is *accepted*: counted in
+/// ``Metrics/persisted``, and a crash or `kill -9` no longer loses it. Events still
+/// in the service's memory (a few milliseconds after `report`) or in the queue's
+/// buffer are not yet accepted; ``waitUntilPersisted()``, ``AnalyticsService/flush()``
+/// and ``AnalyticsService/shutdown()`` wait for them.
+///
+/// An uploader thread of the provider's own sends batches of up to 500 events and
+/// 500 KB, one request at a time: when ``Configuration/flushAt`` events wait, every
+/// ``Configuration/flushInterval``, and on ``flush()`` and ``shutdown()``. Events
+/// leave the disk only once the collector answered 2xx (or rejected them for good).
+/// 5xx, 429, timeouts and refused or dropped connections are retried forever with
+/// exponential backoff and full jitter, honouring `Retry-After`; a 400 drops only
+/// its batch and reports it; a 413 splits the batch in halves. A retried event
+/// carries the same `messageId`, so a collector drops the duplicates that a crash
+/// between its answer and the acknowledgement can cause.
+///
+/// The uploader thread runs until ``shutdown()``, which ``AnalyticsService/shutdown()``
+/// calls. Use one provider per storage directory and process.
+public final class HTTPBatchProvider: AnalyticsProvider {
+    /// The provider's name in metrics and errors: `HTTPBatchProvider`.
+    public let name = "HTTPBatchProvider"
+    /// The collector's batch endpoint.
+    public let endpoint: URL
+    /// The provider's configuration.
+    public let configuration: Configuration
+    /// Receives PII only if `options` says so; no mapper and no profile by default.
+    public let options: ProviderOptions
+    let queue: DurableQueue
+    private let encoder = LockedState(SegmentBatchEncoder())
+    private let counters: LockedState<Metrics>
+    private let uploader: BatchUploader
+
+    /// Creates a provider and starts its writer and uploader. Touches no disk on
+    /// the calling thread: recovery of earlier events runs on the queue's writer.
+    /// - Parameters:
+    ///   - endpoint: The batch endpoint, e.g. `https://api.segment.io/v1/batch`.
+    ///     `https` only; `http` only for 127.0.0.0/8, `::1` and `localhost`.
+    ///   - writeKey: The source's write key, sent as the user of HTTP basic auth.
+    ///   - storage: Where events wait: ``DeliveryStorage/directory(_:)`` to survive
+    ///     crashes, or ``DeliveryStorage/memory(limit:)``.
+    ///   - options: PII and naming for this provider; none by default.
+    ///   - configuration: Flush triggers, limits, retries and the queue's caps.
+    /// - Throws: ``DeliveryError/insecureEndpoint(_:)`` for any other endpoint.
+    public init(
+        endpoint: URL,
+        writeKey: String,
+        storage: DeliveryStorage,
+        options: ProviderOptions = ProviderOptions(),
+        configuration: Configuration = Configuration()
+    ) throws {
+        guard Self.isAllowed(endpoint) else { throw DeliveryError.insecureEndpoint(endpoint) }
+        self.endpoint = endpoint
+        self.configuration = configuration
+        self.options = options
+        let errorHandler = configuration.errorHandler
+        queue = DurableQueue(
+            storage: storage, configuration: configuration.queue,
+            errorHandler: { error in errorHandler?(.storage(error)) })
+        let counters = LockedState(Metrics())
+        self.counters = counters
+        uploader = BatchUploader(
+            endpoint: endpoint, writeKey: writeKey, queue: queue, configuration: configuration, counters: counters)
+        uploader.start()
+    }
+
+    /// `https` anywhere; `http` for loopback hosts only.
+    static func isAllowed(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else { return false }
+        if scheme == "https" { return true }
+        guard scheme == "http" else { return false }
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if bare == "localhost" || bare == "::1" { return true }
+        let parts = bare.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
+    // MARK: AnalyticsProvider
+
+    /// Encodes the events and appends them to the durable queue; returns without
+    /// waiting for the disk unless more than 8 MiB wait for the writer.
+    /// - Parameter batch: Events in report order.
+    public func receive(_ batch: [AnalyticsEnvelope]) async throws {
+        var tooLarge = 0
+        var framed: [UInt8] = []
+        var count = 0
+        encoder.withLock { encoder in
+            framed.reserveCapacity(batch.count * 480)
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(1024)
+            let limit = min(configuration.maxEventSize, queue.configuration.maxRecordSize)
+            for envelope in batch {
+                bytes.removeAll(keepingCapacity: true)
+                encoder.encode(envelope, into: &bytes)
+                if bytes.count > limit {
+                    tooLarge += 1
+                } else {
+                    bytes.withUnsafeBytes { RecordFraming.append($0, to: &framed) }
+                    count += 1
+                }
+            }
+        }
+        // One lock and, when the writer's buffer is empty, no copy for the whole batch.
+        queue.appendFramed(&framed, count: count)
+        counters.withLock { metrics in
+            metrics.queued += batch.count - tooLarge
+            if tooLarge > 0 { metrics.dropped[.tooLarge, default: 0] += tooLarge }
+        }
+        if tooLarge > 0 { configuration.errorHandler?(.dropped(events: tooLarge, reason: .tooLarge)) }
+        if queue.metrics.bufferedBytes > 8 << 20 { await queue.waitUntilPersisted() }
+    }
+
+    /// Persists what was received, then uploads until nothing waits or an attempt
+    /// fails (the uploader retries later on its own). Returns at once while the
+    /// uploader waits out a backoff.
+    public func flush() async throws {
+        await queue.waitUntilPersisted()
+        await uploader.flush()
+    }
+
+    /// Deletes every event not yet delivered (the user opted out).
+    public func purge() async {
+        await queue.purge()
+    }
+
+    /// Persists what was received, makes a last upload attempt unless backing off,
+    /// and stops the uploader. Undelivered events stay on disk for the next start.
+    public func shutdown() async {
+        await queue.waitUntilPersisted()
+        await uploader.stop()
+    }
+
+    // MARK: State
+
+    /// Waits until every event received before the call is written and synced
+    /// (accepted), or failed to be (``DropReason/writeFailed``).
+    public func waitUntilPersisted() async {
+        await queue.waitUntilPersisted()
+    }
+
+    /// What the provider counted since it started.
+    public var metrics: Metrics {
+        let stored = queue.metrics
+        var metrics = counters.withLock { $0 }
+        metrics.persisted = stored.persisted
+        metrics.backlog = stored.backlog
+        metrics.recovered = stored.recovered
+        metrics.skippedBytes = stored.skippedBytes
+        for (reason, count) in stored.dropped where count > 0 {
+            switch reason {
+            case .capacity: metrics.dropped[.capacity, default: 0] += count
+            case .age: metrics.dropped[.age, default: 0] += count
+            case .writeFailed: metrics.dropped[.writeFailed, default: 0] += count
+            case .tooLarge: metrics.dropped[.tooLarge, default: 0] += count
+            case .purged: metrics.dropped[.purged, default: 0] += count
+            }
+        }
+        return metrics
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The Python collector (`collector.py` beside this file) as a child process on a
+/// free loopback port, or a given one.
+final class LoopbackCollector: @unchecked Sendable {
+    let process = Process()
+    let port: Int
+    var endpoint: URL { URL(string: "http://127.0.0.1:\(port)/v1/batch")! }
+
+    /// What the collector accepted, in arrival order.
+    struct Accepted {
+        var events: [(messageID: String, name: String, number: Int?)]
+        var requests: Int
+        var statuses: [String: Int]
+        var maxConcurrent: Int
+        var invalid: [Any]
+        var last: [String: Any]?
+    }
+
+    init(port: Int = 0) throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("collector.py")
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path, String(port), "test-key"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
+            kill(process.processIdentifier, SIGKILL)
+            throw CollectorError(message: "collector did not start: '\(text)'")
+        }
+        self.port = port
+    }
+
+    struct CollectorError: Error { var message: String }
+
+    /// SIGKILL: a child of a dispatch thread inherits its blocked SIGTERM.
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+    /// Sets the script: actions for the next requests, the default, a 413 threshold.
+    func control(_ command: [String: Any]) async throws {
+        _ = try await request("/control", body: try JSONSerialization.data(withJSONObject: command))
+    }
+
+    func accepted() async throws -> Accepted {
+        let data = try await request("/accepted", body: nil)
+        let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        let events = (json["events"] as? [[Any]] ?? []).map { row in
+            (row[0] as? String ?? "", row[1] as? String ?? "", row[2] as? Int)
+        }
+        return Accepted(
+            events: events, requests: json["requests"] as? Int ?? 0, statuses: json["statuses"] as? [String: Int] ?? [:],
+            maxConcurrent: json["maxConcurrent"] as? Int ?? 0, invalid: json["invalid"] as? [Any] ?? [],
+            last: json["last"] as? [String: Any])
+    }
+
+    private func request(_ path: String, body: Data?) async throws -> Data {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!, timeoutInterval: 30)
+        request.httpMethod = body == nil ? "GET" : "POST"
+        request.httpBody = body
+        return try await withCheckedThrowingContinuation { continuation in
+            URLSession.shared.dataTask(with: request) { data, _, error in
+                if let data { continuation.resume(returning: data) } else { continuation.resume(throwing: error ?? CollectorError(message: "no data")) }
+            }.resume()
+        }
+    }
+}

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""A Segment-compatible batch collector on loopback, scripted by the tests.
+
+POST /v1/batch   checks basic auth and the batch format, then answers with the
+                 next scripted action (or the default): {"status": 200|400|413|429|500,
+                 "retryAfter": "1"}, {"stall": seconds, "status": 200}, {"drop": true}.
+                 "maxEvents": n answers 413 to batches of more than n events.
+                 Events of batches answered 200 are recorded.
+POST /control    {"script": [...], "default": {...}, "maxEvents": n, "reset": bool}
+GET  /accepted   {"events": [[messageId, event, properties.n]], "requests": n,
+                  "statuses": {...}, "maxConcurrent": n, "invalid": [...], "last": batch}
+Prints "PORT <n>" once listening.
+"""
+import base64, json, re, sys, threading, time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+WRITE_KEY = sys.argv[2] if len(sys.argv) > 2 else "test-key"
+TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
+lock = threading.Lock()
+state = {"script": [], "default": {"status": 200}, "maxEvents": None, "events": [], "requests": 0,
+         "statuses": {}, "inFlight": 0, "maxConcurrent": 0, "invalid": [], "last": None}
+
+
+def problems(batch):
+    found = []
+    if not isinstance(batch, dict) or not isinstance(batch.get("batch"), list):
+        return ["no batch array"]
+    if not TIMESTAMP.match(batch.get("sentAt", "")):
+        found.append("sentAt")
+    for event in batch["batch"]:
+        if event.get("type") != "track" or not isinstance(event.get("event"), str):
+            found.append("type/event")
+        if not isinstance(event.get("properties"), dict) or not isinstance(event.get("context"), dict):
+            found.append("properties/context")
+        if not re.match(r"^[0-9a-f-]{36}$", event.get("messageId", "")):
+            found.append("messageId")
+        if not TIMESTAMP.match(event.get("timestamp", "")):
+            found.append("timestamp")
+        if "anonymousId" not in event and "userId" not in event:
+            found.append("identity")
+        if len(json.dumps(event).encode()) > 32 * 1024:
+            found.append("event over 32 KB")
+    return found
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def reply(self, status, body=b"{}", headers=()):
+        self.send_response(status)
+        for name, value in headers:
+            self.send_header(name, value)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def body(self):
+        return self.rfile.read(int(self.headers.get("Content-Length", "0")))
+
+    def do_GET(self):
+        if self.path != "/accepted":
+            return self.reply(404)
+        with lock:
+            view = {key: state[key] for key in ("events", "requests", "statuses", "maxConcurrent", "invalid", "last")}
+            data = json.dumps(view).encode()
+        self.reply(200, data)
+
+    def do_POST(self):
+        if self.path == "/control":
+            command = json.loads(self.body() or b"{}")
+            with lock:
+                if command.get("reset"):
+                    state.update(events=[], requests=0, statuses={}, maxConcurrent=0, invalid=[], last=None)
+                for key in ("script", "default", "maxEvents"):
+                    if key in command:
+                        state[key] = command[key]
+            return self.reply(200)
+        if self.path != "/v1/batch":
+            return self.reply(404)
+        with lock:
+            state["inFlight"] += 1
+            state["maxConcurrent"] = max(state["maxConcurrent"], state["inFlight"])
+        try:
+            self.handle_batch()
+        finally:
+            with lock:
+                state["inFlight"] -= 1
+
+    def handle_batch(self):
+        raw = self.body()
+        with lock:
+            state["requests"] += 1
+            action = state["script"].pop(0) if state["script"] else dict(state["default"])
+            max_events = state["maxEvents"]
+        expected = "Basic " + base64.b64encode((WRITE_KEY + ":").encode()).decode()
+        if self.headers.get("Authorization") != expected:
+            return self.answer(401, action={})
+        if action.get("drop"):
+            self.close_connection = True
+            self.connection.shutdown(2)
+            return
+        if action.get("stall"):
+            time.sleep(action["stall"])
+        try:
+            batch = json.loads(raw)
+        except ValueError:
+            return self.answer(400, note="invalid JSON")
+        found = problems(batch)
+        if found:
+            with lock:
+                state["invalid"].append(found)
+            return self.answer(400, note=", ".join(sorted(set(found))))
+        if len(raw) > 500 * 1024 or (max_events is not None and len(batch["batch"]) > max_events):
+            return self.answer(413)
+        status = action.get("status", 200)
+        if status == 200:
+            with lock:
+                state["last"] = batch
+                for event in batch["batch"]:
+                    state["events"].append([event["messageId"], event["event"], event["properties"].get("n")])
+        headers = [("Retry-After", str(action["retryAfter"]))] if "retryAfter" in action else []
+        self.answer(status, headers=headers)
+
+    def answer(self, status, note="", headers=(), action=None):
+        with lock:
+            state["statuses"][str(status)] = state["statuses"].get(str(status), 0) + 1
+        body = json.dumps({"success": status == 200, "message": note}).encode()
+        try:
+            self.reply(status, body, headers)
+        except OSError:
+            pass  # the client gave up (a stall longer than its timeout)
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def handle_error(self, request, client_address):
+        # A client killed mid-request (the kill tests do that) resets its connection.
+        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            super().handle_error(request, client_address)
+
+
+if __name__ == "__main__":
+    import signal
+    # Started from a dispatch thread, the process inherits its blocked signals.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, set(signal.Signals))
+    port = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+    server = Server(("127.0.0.1", port), Handler)
+    print("PORT %d" % server.server_address[1], flush=True)
+    server.serve_forever()
