@@ -10,6 +10,11 @@ public protocol AnalyticsValueConvertible {
     var analyticsValue: AnalyticsValue { get }
 }
 
+extension AnalyticsValue: AnalyticsValueConvertible {
+    /// The value itself.
+    public var analyticsValue: AnalyticsValue { self }
+}
+
 extension String: AnalyticsValueConvertible {
     /// The string as a ``AnalyticsValue/string(_:)`` value.
     public var analyticsValue: AnalyticsValue { .string(self) }

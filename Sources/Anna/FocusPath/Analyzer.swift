@@ -70,7 +70,12 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     /// Whether the analyzer has a name or a super analyzer, and so can be found by
     /// analyzers below it.
     public var isEnabled: Bool {
-        Manager.lock.withLock { isRoot || (!isDetached && (standaloneName != nil || binding != nil)) }
+        Manager.lock.withLock { canHost }
+    }
+
+    /// Whether analyzers below may use this one as their host (under the lock).
+    private var canHost: Bool {
+        isRoot || (!isDetached && (standaloneName != nil || binding != nil))
     }
 
     /// The node's path once resolved, e.g. `/master/tableView`; `nil` before.
@@ -179,9 +184,8 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     public func detach() {
         let handles: [ObservationHandle] = Manager.lock.withLock {
             guard !isDetached else { return [] }
-            if let node, !node.isRemoved, let parent = node.parentNode,
-               let key = parent.children.first(where: { $0.value === node })?.key {
-                parent.removeChild(key)
+            if let node, !node.isRemoved, let parent = node.parentNode {
+                parent.removeChild(node.key)
             }
             isDetached = true
             node = nil
@@ -256,8 +260,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
                 next = target
                 redirected = true
             }
-            if let host = (next as? any Analyzable)?.analyzer, host !== self,
-               host.isRoot || (!host.isDetached && (host.standaloneName != nil || host.binding != nil)) {
+            if let host = (next as? any Analyzable)?.analyzer, host !== self, host.canHost {
                 if redirected, let focused = host.focused, !focused.isDetached, focused !== self { return focused }
                 return host
             }
@@ -291,17 +294,4 @@ public final class RootAnalyzer: Analyzer, @unchecked Sendable {
     override func resolvedNode(depth: Int = 0) -> Node? {
         manager.root
     }
-}
-
-extension Analyzer {
-    /// Records an update with an already converted value.
-    func record(updateOf keyPath: String, to value: AnalyticsValue?) {
-        update(value.map(AnyAnalyticsValue.init), for: keyPath)
-    }
-}
-
-/// Wraps an ``AnalyticsValue`` as a convertible.
-struct AnyAnalyticsValue: AnalyticsValueConvertible {
-    var value: AnalyticsValue
-    var analyticsValue: AnalyticsValue { value }
 }

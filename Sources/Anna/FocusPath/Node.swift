@@ -35,6 +35,9 @@ public final class Node: @unchecked Sendable {
         var section: Int?
     }
 
+    /// The node's key under its parent.
+    var key: Key { Key(name: nodeName, index: index, section: section) }
+
     var children: [Key: Node] = [:]
     /// Children in creation order, for snapshots.
     var childOrder: [Key] = []

@@ -80,7 +80,7 @@ private final class ObservationTracker<Object: Observable & AnyObject, Value: Eq
         }
         guard last != value else { return }
         last = value
-        analyzer.record(updateOf: name, to: convert(value))
+        analyzer.update(convert(value), for: name)
     }
 }
 #endif

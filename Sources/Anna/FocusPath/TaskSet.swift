@@ -60,6 +60,22 @@ final class TaskIndex {
         var children: [String: Trie] = [:]
         var any: Trie?
         var tasks: [(order: Int, task: FocusTask)] = []
+
+        /// The child for a name, created on first use.
+        func child(_ name: String) -> Trie {
+            if let next = children[name] { return next }
+            let next = Trie()
+            children[name] = next
+            return next
+        }
+
+        /// The `*` child, created on first use.
+        func anyChild() -> Trie {
+            if let any { return any }
+            let next = Trie()
+            any = next
+            return next
+        }
     }
 
     private var roots: [String: Trie] = [:]
@@ -70,32 +86,14 @@ final class TaskIndex {
     func insert(_ task: FocusTask) {
         let order = all.count
         all.append(task)
-        let root: Trie
-        if let existing = roots[task.pattern.event] {
-            root = existing
-        } else {
-            root = Trie()
-            roots[task.pattern.event] = root
-        }
-        var trie = root
+        var trie = roots[task.pattern.event] ?? Trie()
+        roots[task.pattern.event] = trie
         for component in task.pattern.nodes.reversed() {
             switch component {
             case .name(let name):
-                if let next = trie.children[name] {
-                    trie = next
-                } else {
-                    let next = Trie()
-                    trie.children[name] = next
-                    trie = next
-                }
+                trie = trie.child(name)
             case .any:
-                if let next = trie.any {
-                    trie = next
-                } else {
-                    let next = Trie()
-                    trie.any = next
-                    trie = next
-                }
+                trie = trie.anyChild()
             case .anyDepth:
                 trie.tasks.append((order, task))
                 return
