@@ -255,6 +255,32 @@ extension Manager {
         #expect(app.recorder.events.isEmpty)
     }
 
+    /// Values may be personal data: a task's error names the key and the types, and a
+    /// hand-written task's own error by its type, never the recorded value.
+    @Test func taskErrorsNameKeysAndTypesNeverValues() async {
+        struct Refused: Error, CustomStringConvertible {
+            let email: String
+            var description: String { "refused \(email)" }
+        }
+        let app = App(tasks: [])
+        app.manager.match("profile/opened") { node in
+            .init(name: "opened", parameters: ["age": .int(try node.requiredValue("email", as: Int.self))])
+        }
+        app.manager.match("profile/opened") { node in
+            throw Refused(email: try node.requiredValue("email", as: String.self))
+        }
+        let screen = NamedScreen("profile")
+        app.application.window.show(screen)
+        screen.analyzer.update("alice@example.com", for: "email")
+        screen.analyzer.record("opened")
+
+        let errors = await app.delegate.waitForErrors(count: 2)
+        #expect(errors.count == 2)
+        #expect(errors.allSatisfy { !$0.contains("alice") })
+        #expect(errors.first?.hasSuffix("on /profile: value 'email' is a string, not Int") == true)
+        #expect(errors.last?.contains("on /profile: the task threw ") == true && errors.last?.hasSuffix("Refused") == true)
+    }
+
     @Test func tenThousandTasksFireOnlyWhereTheyMatch() async {
         let app = App(tasks: [])
         var tasks: [FocusTask] = []

@@ -31,9 +31,13 @@ import Testing
         let first = RecordingProvider(name: "first")
         let second = RecordingProvider(name: "second")
         let errors = ErrorLog()
+        // Order and isolation, not the memory bounds: room for the whole burst.
+        var configuration = AnalyticsService.Configuration.test(errorHandler: errors.handler)
+        configuration.intakeLimit = MemoryLimit(events: 1 << 20, bytes: 1 << 30)
+        configuration.providerLimit = MemoryLimit(events: 1 << 20, bytes: 1 << 30)
         let analytics = AnalyticsService(
             providers: [first, SleepingProvider(pause: 0.002), ThrowingProvider(), second],
-            configuration: .test(errorHandler: errors.handler)
+            configuration: configuration
         )
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             for sequence in 0..<perThread { analytics.report(.numbered(thread: thread, sequence: sequence)) }
@@ -106,19 +110,146 @@ import Testing
         gate.waitUntilBlocked()
         for index in 0..<500 { analytics.report(.numbered(thread: 0, sequence: index)) }
         await recorder.waitForEvents(count: 501)
-        analytics.optOut()
-        #expect(analytics.isOptedOut)
+        // The gate's lane finishes the batch inside `receive` before it purges, so
+        // the opt-out returns only once the gate is opened.
+        let optingOut = Task { await analytics.optOut() }
+        while !analytics.isOptedOut { await Task.yield() }
         analytics.report(.categorySelected)
         gate.open()
+        await optingOut.value
+        #expect(recorder.purgeCount == 1)
         await analytics.flush()
         #expect(gate.count == 1, "only the batch the provider had taken before the opt-out")
-        #expect(recorder.purgeCount == 1)
         #expect(recorder.events.count == 501)
         #expect(analytics.metrics.dropped(.optOut) == 501)
         analytics.optIn()
         analytics.report(.categorySelected)
         await analytics.flush()
         #expect(recorder.events.count == 502)
+    }
+
+    /// After `optOut()` returns, every provider has purged: a provider whose purge
+    /// takes a while has finished it, and a batch handed over before is gone too.
+    @Test func optOutReturnsOnlyOnceEveryProviderHasPurged() async {
+        let slow = SlowPurgeProvider()
+        let analytics = AnalyticsService(providers: [slow], configuration: .test())
+        for index in 0..<100 { analytics.report(.numbered(thread: 0, sequence: index)) }
+        await analytics.optOut()
+        #expect(slow.purges == 1)
+        await analytics.flush()
+        #expect(slow.receivedAfterPurge == 0)
+    }
+
+    /// Concurrent grants and revocations all take effect: each is read, changed and
+    /// written under one lock.
+    @Test func concurrentConsentChangesAreNotLost() async {
+        let analytics = AnalyticsService(providers: [], configuration: .test(grantedConsent: []))
+        let threads = 8
+        let perThread = 300
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            for index in 0..<perThread {
+                analytics.grant(ConsentCategory("c-\(thread)-\(index)"))
+                // Revoke a category no other thread grants: only a lost update shows.
+                if index % 3 == 0 { analytics.revoke(ConsentCategory("c-\(thread)-\(index)")) }
+            }
+        }
+        let granted = analytics.grantedConsent
+        #expect(granted.count == threads * (perThread - perThread / 3))
+        #expect(!granted.contains(ConsentCategory("c-0-0")) && granted.contains(ConsentCategory("c-7-1")))
+    }
+
+    /// While the pipeline is held up, the intake takes `intakeLimit` events; the rest
+    /// are dropped at once, counted and reported, and `report` never waits.
+    @Test func aFullIntakeDropsCountsAndReports() async {
+        let stage = BlockingStage()
+        let errors = ErrorLog()
+        let recorder = RecordingProvider()
+        var configuration = AnalyticsService.Configuration.test(stages: [stage], errorHandler: errors.handler)
+        configuration.intakeLimit = MemoryLimit(events: 100, bytes: 1 << 20)
+        let analytics = AnalyticsService(providers: [recorder], configuration: configuration)
+        analytics.report(.numbered(thread: 0, sequence: 0))
+        stage.waitUntilBlocked()
+        for index in 1..<250 { analytics.report(.numbered(thread: 0, sequence: index)) }
+        #expect(analytics.metrics.dropped(.overflow) == 150)
+        stage.open()
+        await analytics.flush()
+        #expect(recorder.events.count == 100)
+        let reported = errors.errors.reduce(0) { total, error in
+            if case .intakeOverflow(let events) = error { return total + events }
+            return total
+        }
+        #expect(reported == 150)
+        #expect(analytics.metrics.reported == 250)
+    }
+
+    /// Bytes bound the intake too: a few large events fill it.
+    @Test func theIntakeIsBoundedInBytes() async {
+        let stage = BlockingStage()
+        let recorder = RecordingProvider()
+        var configuration = AnalyticsService.Configuration.test(stages: [stage])
+        configuration.intakeLimit = MemoryLimit(events: 10_000, bytes: 100_000)
+        let analytics = AnalyticsService(providers: [recorder], configuration: configuration)
+        let large = AnalyticsEvent(name: "note", parameters: ["text": .string(String(repeating: "x", count: 10_000))])
+        analytics.report(large)
+        stage.waitUntilBlocked()
+        for _ in 0..<20 { analytics.report(large) }
+        stage.open()
+        await analytics.flush()
+        #expect(recorder.events.count >= 9 && recorder.events.count <= 11)
+        #expect(analytics.metrics.dropped(.overflow) == 21 - recorder.events.count)
+    }
+
+    /// A provider that hangs holds at most `providerLimit` events in its lane; the
+    /// others are dropped for it alone, counted and reported, and other providers
+    /// get everything.
+    @Test func aHangingProviderHoldsBoundedMemory() async {
+        let gate = GateProvider()
+        let recorder = RecordingProvider()
+        let errors = ErrorLog()
+        var configuration = AnalyticsService.Configuration.test(errorHandler: errors.handler)
+        configuration.providerLimit = MemoryLimit(events: 100, bytes: 1 << 20)
+        let analytics = AnalyticsService(providers: [gate, recorder], configuration: configuration)
+        analytics.report(.categorySelected)
+        gate.waitUntilBlocked()
+        for index in 0..<5_000 {
+            analytics.report(.numbered(thread: 0, sequence: index))
+            if index % 100 == 99 { await recorder.waitForEvents(count: index + 2) }
+        }
+        await recorder.waitForEvents(count: 5_001)
+        let overflowed = analytics.metrics.overflowed["GateProvider"] ?? 0
+        #expect(overflowed == 5_001 - 100)
+        gate.open()
+        await analytics.flush()
+        #expect(gate.count == 100)
+        #expect(recorder.events.count == 5_001)
+        let reported = errors.errors.reduce(0) { total, error in
+            if case .providerOverflow("GateProvider", let events) = error { return total + events }
+            return total
+        }
+        #expect(reported == overflowed)
+    }
+
+    /// `reportWaitingForRoom` waits for a slow provider instead of dropping: every
+    /// event reaches it.
+    @Test func reportingWaitingForRoomDropsNothing() async {
+        let gate = GateProvider()
+        var configuration = AnalyticsService.Configuration.test()
+        configuration.providerLimit = MemoryLimit(events: 50, bytes: 1 << 20)
+        configuration.intakeLimit = MemoryLimit(events: 20, bytes: 1 << 20)
+        let analytics = AnalyticsService(providers: [gate], configuration: configuration)
+        await analytics.reportWaitingForRoom(.categorySelected)
+        gate.waitUntilBlocked()
+        let importer = Task {
+            for index in 0..<1_000 { await analytics.reportWaitingForRoom(.numbered(thread: 0, sequence: index)) }
+        }
+        try? await Task.sleep(for: .milliseconds(50))
+        #expect(analytics.metrics.reported < 1_001, "the importer waits while the provider is blocked")
+        gate.open()
+        await importer.value
+        await analytics.flush()
+        #expect(gate.count == 1_001)
+        let metrics = analytics.metrics
+        #expect(metrics.overflowed.isEmpty && metrics.dropped.isEmpty)
     }
 
     @Test func piiIsRemovedOrHashedForProvidersThatMayNotReceiveIt() async throws {

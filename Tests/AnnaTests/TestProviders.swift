@@ -38,6 +38,50 @@ final class GateProvider: AnalyticsProvider, @unchecked Sendable {
     func open() { for _ in 0..<1000 { gate.signal() } }
 }
 
+/// Takes a while to purge; counts events received after a purge.
+final class SlowPurgeProvider: AnalyticsProvider, @unchecked Sendable {
+    var name: String { "SlowPurgeProvider" }
+    private let lock = NSLock()
+    private var purgeCount = 0
+    private var afterPurge = 0
+
+    var purges: Int { lock.withLock { purgeCount } }
+    var receivedAfterPurge: Int { lock.withLock { afterPurge } }
+
+    func receive(_ batch: [AnalyticsEnvelope]) async throws {
+        lock.withLock { if purgeCount > 0 { afterPurge += batch.count } }
+    }
+
+    func purge() async {
+        try? await Task.sleep(for: .milliseconds(100))
+        lock.withLock { purgeCount += 1 }
+    }
+}
+
+/// A stage that blocks the pipeline's thread on its first event until opened.
+final class BlockingStage: AnalyticsStage, @unchecked Sendable {
+    let phase = AnalyticsStagePhase.before
+    private let gate = DispatchSemaphore(value: 0)
+    private let entered = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var blocked = false
+
+    func process(_ envelope: inout AnalyticsEnvelope) -> Bool {
+        let first = lock.withLock { () -> Bool in
+            defer { blocked = true }
+            return !blocked
+        }
+        if first {
+            entered.signal()
+            gate.wait()
+        }
+        return true
+    }
+
+    func waitUntilBlocked() { entered.wait() }
+    func open() { gate.signal() }
+}
+
 /// Collects what the error handler receives.
 final class ErrorLog: @unchecked Sendable {
     private let lock = NSLock()

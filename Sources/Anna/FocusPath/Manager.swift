@@ -119,7 +119,9 @@ public final class Manager: @unchecked Sendable {
                 error.task = task.label
                 errors.append(error)
             } catch {
-                errors.append(FocusTaskError(path: node.path, message: "\(error)", task: task.label))
+                // The error's own description may quote values; its type names the problem.
+                errors.append(FocusTaskError(
+                    path: node.path, message: "the task threw \(String(reflecting: type(of: error)))", task: task.label))
             }
         }
     }

@@ -215,7 +215,8 @@ extension Node {
     public func value<Value: AnalyticsValueRepresentable>(_ keyPath: String, as type: Value.Type) throws(FocusTaskError) -> Value? {
         guard let raw = values[keyPath] else { return nil }
         guard let value = Value(analyticsValue: raw) else {
-            throw FocusTaskError(path: path, message: "value '\(keyPath)' is \(raw.typeDescription) '\(raw)', not \(Value.self)")
+            // Names the key and the types, never the value: values may be personal data.
+            throw FocusTaskError(path: path, message: "value '\(keyPath)' is \(raw.typeDescription), not \(Value.self)")
         }
         return value
     }
@@ -232,6 +233,10 @@ extension Node {
 
 /// Why a task could not build its event from a node; sent to
 /// ``ManagerDelegate/manager(_:didCatch:)`` with the task's pattern.
+///
+/// Like every error and log message of Anna's, it names paths, keys and types,
+/// never recorded values, which may be personal data. An error a hand-written task
+/// throws itself is named by its type only, for the same reason.
 public struct FocusTaskError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The node's path.
     public var path: String

@@ -24,6 +24,15 @@ extension AnalyticsService {
         /// The logger for Anna's own messages. They name events, parameters and
         /// constraints, never values.
         public var logger: Logger
+        /// What the service holds between `report` and the provider lanes: events not yet
+        /// taken by the pipeline or being processed by it. 10,000 events or 4 MiB by
+        /// default. Beyond it `report` drops the event and counts it (``DropReason/overflow``).
+        public var intakeLimit: MemoryLimit
+        /// What each provider's lane holds while its provider is busy. 10,000 events or
+        /// 4 MiB by default. Beyond it the lane drops the newest events for that provider
+        /// only, counts them (``AnalyticsMetrics/overflowed``) and reports them
+        /// (``AnalyticsError/providerOverflow(provider:events:)``).
+        public var providerLimit: MemoryLimit
 
         /// Creates a configuration.
         /// - Parameters:
@@ -35,6 +44,8 @@ extension AnalyticsService {
         ///   - sessionTimeout: Inactivity after which a new session starts.
         ///   - errorHandler: Receives failures and violations.
         ///   - logger: The logger for Anna's own messages.
+        ///   - intakeLimit: What the service holds before the provider lanes.
+        ///   - providerLimit: What each provider's lane holds.
         public init(
             grantedConsent: Set<ConsentCategory> = [.necessary, .analytics],
             violationPolicy: ViolationPolicy = .standard,
@@ -43,7 +54,9 @@ extension AnalyticsService {
             anonymousID: String = UUID().uuidString.lowercased(),
             sessionTimeout: Duration = .seconds(30 * 60),
             errorHandler: (@Sendable (AnalyticsError) -> Void)? = nil,
-            logger: Logger = Logger(label: "anna")
+            logger: Logger = Logger(label: "anna"),
+            intakeLimit: MemoryLimit = MemoryLimit(events: 10_000, bytes: 4 << 20),
+            providerLimit: MemoryLimit = MemoryLimit(events: 10_000, bytes: 4 << 20)
         ) {
             self.grantedConsent = grantedConsent
             self.violationPolicy = violationPolicy
@@ -53,6 +66,8 @@ extension AnalyticsService {
             self.sessionTimeout = sessionTimeout
             self.errorHandler = errorHandler
             self.logger = logger
+            self.intakeLimit = intakeLimit
+            self.providerLimit = providerLimit
         }
     }
 }
@@ -66,6 +81,13 @@ public enum AnalyticsError: Error, Sendable, CustomStringConvertible {
     case constraintViolated(ConstraintViolation, policy: ViolationPolicy)
     /// An event broke a provider's profile and was changed or not sent.
     case providerLimit(provider: String, ProfileViolation)
+    /// Events were reported while the intake was full
+    /// (``AnalyticsService/Configuration/intakeLimit``) and dropped; reported once per
+    /// pipeline pass with their number.
+    case intakeOverflow(events: Int)
+    /// A provider's lane was full (``AnalyticsService/Configuration/providerLimit``):
+    /// these events were dropped for that provider only.
+    case providerOverflow(provider: String, events: Int)
 
     /// One line without parameter values.
     public var description: String {
@@ -76,6 +98,12 @@ public enum AnalyticsError: Error, Sendable, CustomStringConvertible {
             "\(violation) (policy: \(policy))"
         case .providerLimit(let provider, let violation):
             "provider '\(provider)': \(violation)"
+        case .intakeOverflow(let events):
+            "\(events) event(s) dropped: the service's intake was full (intakeLimit); "
+                + "the pipeline is behind, or use reportWaitingForRoom for bulk reporting"
+        case .providerOverflow(let provider, let events):
+            "\(events) event(s) dropped for provider '\(provider)': its lane was full (providerLimit); "
+                + "the provider is slow or blocked"
         }
     }
 }
@@ -92,6 +120,8 @@ public enum DropReason: String, Sendable, Hashable, CaseIterable, Codable {
     case stage
     /// It was reported after ``AnalyticsService/shutdown()``.
     case shutdown
+    /// It was reported while the intake was full (``AnalyticsService/Configuration/intakeLimit``).
+    case overflow
 }
 
 /// Counts of what a service did, read with ``AnalyticsService/metrics``.
@@ -110,6 +140,9 @@ public struct AnalyticsMetrics: Sendable, Hashable {
     public var failed: [String: Int] = [:]
     /// Events a provider's profile kept from it, by provider name.
     public var limited: [String: Int] = [:]
+    /// Events dropped for one provider because its lane was full
+    /// (``AnalyticsService/Configuration/providerLimit``), by provider name.
+    public var overflowed: [String: Int] = [:]
 
     /// Creates empty counts.
     public init() {}

@@ -22,6 +22,9 @@ public final class AnalyticsService: Sendable {
     private let pipeline: Pipeline
     private let lanes: [ProviderLane]
     private let counters: LockedState<AnalyticsMetrics>
+    private let configuration: Configuration
+    /// Wakes ``reportWaitingForRoom(_:)`` when the intake or a lane frees room.
+    private let room: RoomSignal
 
     /// Creates a service and starts its pipeline.
     /// - Parameters:
@@ -29,9 +32,14 @@ public final class AnalyticsService: Sendable {
     ///   - configuration: Consent, violation policy, stages, context and error handling.
     public init(providers: [any AnalyticsProvider], configuration: Configuration = Configuration()) {
         let counters = LockedState(AnalyticsMetrics())
+        let room = RoomSignal()
         let lanes = providers.enumerated().map { index, provider in
-            ProviderLane(provider: provider, index: index, counters: counters, errorHandler: configuration.errorHandler)
+            ProviderLane(
+                provider: provider, index: index, limit: configuration.providerLimit, room: room,
+                counters: counters, errorHandler: configuration.errorHandler)
         }
+        self.room = room
+        self.configuration = configuration
         self.counters = counters
         self.lanes = lanes
         self.intake = LockedState(Intake(grantedConsent: configuration.grantedConsent))
@@ -46,19 +54,65 @@ public final class AnalyticsService: Sendable {
     /// ``HTTPBatchProvider`` it is accepted once that provider's writer has synced it
     /// to disk, within its sync interval (50 ms by default) plus the few milliseconds
     /// the pipeline takes. ``flush()`` and ``shutdown()`` wait for that.
+    ///
+    /// `report` never blocks. When the intake already holds
+    /// ``Configuration/intakeLimit`` (the pipeline is behind a burst), the event is
+    /// dropped, counted (``DropReason/overflow``) and reported to the error handler;
+    /// ``reportWaitingForRoom(_:)`` waits for room instead.
     /// - Parameter event: The event, usually from a generated factory.
     public func report(_ event: AnalyticsEvent) {
-        let now = Date()
-        let schedule = intake.withLock { intake -> Bool in
-            intake.reported += 1
+        _ = take(event, at: Date(), size: event.approximateByteCount, dropsWhenFull: true)
+    }
+
+    /// Reports an event once the service has room for it: for bulk reporting (an
+    /// importer, a server) that prefers waiting to dropping.
+    ///
+    /// Waits while the intake is at ``Configuration/intakeLimit``, or while what the
+    /// intake and the pipeline hold would not fit in a provider's lane beside what
+    /// it already holds (``Configuration/providerLimit``): the caller is paced by the
+    /// slowest provider, and its events are not dropped for room. A provider that
+    /// never returns from ``AnalyticsProvider/receive(_:)`` keeps this waiting.
+    /// Returns at once after ``optOut()`` or ``shutdown()`` (the event is counted as
+    /// dropped, as with ``report(_:)``).
+    /// - Parameter event: The event.
+    public func reportWaitingForRoom(_ event: AnalyticsEvent) async {
+        let size = event.approximateByteCount
+        while true {
+            let generation = room.generation
+            if lanesHaveRoom(), take(event, at: Date(), size: size, dropsWhenFull: false) { return }
+            await room.wait(unlessSignalledSince: generation)
+        }
+    }
+
+    /// Puts an event in the intake; `false` only when it is full and `dropsWhenFull` is not set.
+    private func take(_ event: AnalyticsEvent, at now: Date, size: Int, dropsWhenFull: Bool) -> Bool {
+        let (taken, schedule) = intake.withLock { intake -> (Bool, Bool) in
             guard intake.isCollecting && intake.isAccepting else {
+                intake.reported += 1
                 if intake.isAccepting { intake.droppedOptOut += 1 } else { intake.droppedShutdown += 1 }
-                return false
+                return (true, false)
             }
-            intake.items.append(.event(event, now))
-            return intake.schedule()
+            guard configuration.intakeLimit.admits(events: 1, bytes: size, holding: intake.heldEvents, intake.heldBytes) else {
+                guard dropsWhenFull else { return (false, false) }
+                intake.reported += 1
+                intake.droppedOverflow += 1
+                intake.unreportedOverflow += 1
+                return (true, false)
+            }
+            intake.reported += 1
+            intake.heldEvents += 1
+            intake.heldBytes += size
+            intake.items.append(.event(event, now, size: size))
+            return (true, intake.schedule())
         }
         if schedule { startPipeline() }
+        return taken
+    }
+
+    /// Whether every lane can take what the intake and the pipeline hold, and one more.
+    private func lanesHaveRoom() -> Bool {
+        let (events, bytes) = intake.withLock { ($0.heldEvents + 1, $0.heldBytes) }
+        return lanes.allSatisfy { $0.hasRoom(forEvents: events, bytes: bytes) }
     }
 
     /// Reports an event; the spelling of the analytics-service article.
@@ -102,22 +156,28 @@ public final class AnalyticsService: Sendable {
     /// Grants consent categories for events reported from now on.
     /// - Parameter categories: The categories to add.
     public func grant(_ categories: ConsentCategory...) {
-        setConsent(grantedConsent.union(categories))
+        changeConsent { $0.formUnion(categories) }
     }
 
     /// Revokes consent categories for events reported from now on. Their events are
     /// dropped in memory and counted (``DropReason/consent``).
     /// - Parameter categories: The categories to remove.
     public func revoke(_ categories: ConsentCategory...) {
-        setConsent(grantedConsent.subtracting(categories))
+        changeConsent { $0.subtract(categories) }
     }
 
     /// Replaces the granted consent categories for events reported from now on.
     /// - Parameter categories: The categories granted.
     public func setConsent(_ categories: Set<ConsentCategory>) {
+        changeConsent { $0 = categories }
+    }
+
+    /// Reads, changes and queues the granted set under one lock, so that concurrent
+    /// grants and revocations all take effect, in the order they took the lock.
+    private func changeConsent(_ change: (inout Set<ConsentCategory>) -> Void) {
         let schedule = intake.withLock { intake -> Bool in
-            intake.grantedConsent = categories
-            intake.items.append(.consent(categories))
+            change(&intake.grantedConsent)
+            intake.items.append(.consent(intake.grantedConsent))
             return intake.schedule()
         }
         if schedule { startPipeline() }
@@ -132,16 +192,35 @@ public final class AnalyticsService: Sendable {
     /// pipeline, batches waiting for a provider, and whatever providers hold
     /// (``AnalyticsProvider/purge()``). Events reported while opted out are dropped
     /// and counted (``DropReason/optOut``).
-    public func optOut() {
+    ///
+    /// Collection stops when the call starts. It returns once every provider has
+    /// received everything it was handed before and purged it, so that, with
+    /// ``HTTPBatchProvider``, no request starts afterwards with an event reported
+    /// before the call, and the deletion is on disk. A provider inside
+    /// ``AnalyticsProvider/receive(_:)`` finishes that call first.
+    ///
+    /// From code that cannot wait, `Task { await analytics.optOut() }`.
+    public func optOut() async {
         let epoch = intake.withLock { intake -> Int in
             intake.isCollecting = false
             intake.epoch += 1
-            let before = intake.items.count
-            intake.items.removeAll { if case .event = $0 { true } else { false } }
-            intake.droppedOptOut += before - intake.items.count
+            var dropped = 0
+            intake.items.removeAll { item in
+                guard case .event(_, _, let size) = item else { return false }
+                dropped += 1
+                intake.heldEvents -= 1
+                intake.heldBytes -= size
+                return true
+            }
+            intake.droppedOptOut += dropped
             return intake.epoch
         }
-        for lane in lanes { lane.purge(epoch: epoch) }
+        room.signal()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let barrier = Barrier(parties: max(lanes.count, 1)) { continuation.resume() }
+            if lanes.isEmpty { barrier.arrive() }
+            for lane in lanes { lane.purge(epoch: epoch, then: barrier) }
+        }
     }
 
     /// Resumes collection after ``optOut()``.
@@ -153,11 +232,14 @@ public final class AnalyticsService: Sendable {
 
     /// What the service counted so far.
     public var metrics: AnalyticsMetrics {
-        let (reported, optOut, shutdown) = intake.withLock { ($0.reported, $0.droppedOptOut, $0.droppedShutdown) }
+        let (reported, optOut, shutdown, overflow) = intake.withLock {
+            ($0.reported, $0.droppedOptOut, $0.droppedShutdown, $0.droppedOverflow)
+        }
         var metrics = counters.withLock { $0 }
         metrics.reported = reported
-        metrics.dropped[.optOut, default: 0] += optOut
-        metrics.dropped[.shutdown, default: 0] += shutdown
+        for (reason, count) in [(DropReason.optOut, optOut), (.shutdown, shutdown), (.overflow, overflow)] where count > 0 {
+            metrics.dropped[reason, default: 0] += count
+        }
         return metrics
     }
 
@@ -181,15 +263,18 @@ public final class AnalyticsService: Sendable {
     private func drain(lingered: Bool) {
         var lingered = lingered
         while true {
-            let (items, epoch) = intake.withLock { intake -> ([Pipeline.Item], Int) in
+            let (items, epoch, overflow) = intake.withLock { intake -> ([Pipeline.Item], Int, Int) in
+                let overflow = intake.unreportedOverflow
+                intake.unreportedOverflow = 0
                 guard !intake.items.isEmpty else {
                     if lingered { intake.isScheduled = false }
-                    return ([], intake.epoch)
+                    return ([], intake.epoch, overflow)
                 }
                 var taken = intake.spare
                 swap(&taken, &intake.items)
-                return (taken, intake.epoch)
+                return (taken, intake.epoch, overflow)
             }
+            if overflow > 0 { configuration.errorHandler?(.intakeOverflow(events: overflow)) }
             if items.isEmpty {
                 if !lingered {
                     pipeline.queue.asyncAfter(deadline: .now() + Pipeline.linger) { [self] in drain(lingered: true) }
@@ -198,11 +283,28 @@ public final class AnalyticsService: Sendable {
             }
             lingered = false
             var used = pipeline.process(items, epoch: epoch)
-            if used.capacity <= 1 << 16 {
-                used.removeAll(keepingCapacity: true)
-                intake.withLock { $0.spare = used }
+            // The events are in the lanes now, which count them: the intake has room again.
+            let (events, bytes) = Self.held(in: used)
+            let reuse = used.capacity <= 1 << 16
+            used.removeAll(keepingCapacity: reuse)
+            intake.withLock { intake in
+                intake.heldEvents -= events
+                intake.heldBytes -= bytes
+                if reuse { intake.spare = used }
             }
+            room.signal()
         }
+    }
+
+    /// The events among `items` and their estimated bytes.
+    private static func held(in items: [Pipeline.Item]) -> (events: Int, bytes: Int) {
+        var events = 0
+        var bytes = 0
+        for case .event(_, _, let size) in items {
+            events += 1
+            bytes += size
+        }
+        return (events, bytes)
     }
 
     /// What `report` touches, behind one short lock.
@@ -216,6 +318,13 @@ public final class AnalyticsService: Sendable {
         var reported = 0
         var droppedOptOut = 0
         var droppedShutdown = 0
+        var droppedOverflow = 0
+        /// Overflow drops not yet given to the error handler; the pipeline reports them.
+        var unreportedOverflow = 0
+        /// Events reported and not yet handed to the lanes (in `items` or in the
+        /// pipeline), and their estimated bytes: what ``Configuration/intakeLimit`` bounds.
+        var heldEvents = 0
+        var heldBytes = 0
         var grantedConsent: Set<ConsentCategory>
 
         init(grantedConsent: Set<ConsentCategory>) {

@@ -6,7 +6,8 @@ import Logging
 /// the hand-off to the provider lanes. All of its state lives on `queue`.
 final class Pipeline: @unchecked Sendable {
     enum Item: Sendable {
-        case event(AnalyticsEvent, Date)
+        /// An event, when it was reported, and its estimated bytes.
+        case event(AnalyticsEvent, Date, size: Int)
         case consent(Set<ConsentCategory>)
         case identify(String?)
         /// Everything before it reaches every provider, which then flushes (and shuts down).
@@ -33,6 +34,7 @@ final class Pipeline: @unchecked Sendable {
     private var ids = MessageIDGenerator()
     private var checker = ConstraintChecker()
     private var outgoing: [AnalyticsEnvelope] = []
+    private var outgoingBytes = 0
 
     init(configuration: AnalyticsService.Configuration, lanes: [ProviderLane], counters: LockedState<AnalyticsMetrics>) {
         self.configuration = configuration
@@ -53,11 +55,12 @@ final class Pipeline: @unchecked Sendable {
         outgoing.reserveCapacity(items.count)
         for item in items {
             switch item {
-            case .event(let event, let time):
+            case .event(let event, let time, let size):
                 if let reason = admit(event, at: time, violations: &violations) {
                     dropped[reason, default: 0] += 1
                 } else {
                     forwarded += 1
+                    outgoingBytes += size
                 }
             case .consent(let categories):
                 granted = categories
@@ -144,7 +147,9 @@ final class Pipeline: @unchecked Sendable {
     private func handOff(epoch: Int) {
         guard !outgoing.isEmpty else { return }
         let batch = outgoing
+        let bytes = outgoingBytes
         outgoing.removeAll(keepingCapacity: true)
-        for lane in lanes { lane.enqueue(batch, epoch: epoch) }
+        outgoingBytes = 0
+        for lane in lanes { lane.enqueue(batch, bytes: bytes, epoch: epoch) }
     }
 }

@@ -4,17 +4,26 @@ import Foundation
 /// One provider's serial lane: its queue of batches and control items, run by a
 /// task on a dispatch queue of its own, so that a provider that blocks its thread
 /// blocks only its lane.
+///
+/// `state` is behind its lock (the pipeline enqueues, the lane's task takes); the
+/// name caches below belong to the lane's task, which runs one batch at a time.
+/// What the lane holds, queued or being delivered, is bounded by `limit`.
 final class ProviderLane: @unchecked Sendable {
     enum Item {
-        case batch([AnalyticsEnvelope])
+        /// Events and their estimated bytes.
+        case batch([AnalyticsEnvelope], bytes: Int)
         case drain(Barrier, shutsDown: Bool)
-        case purge
+        /// Deletes what the provider holds, then lets the barrier's waiter know.
+        case purge(Barrier)
     }
 
     private struct State {
         var items: [Item] = []
         var isRunning = false
         var purgedEpoch = 0
+        /// Events (and estimated bytes) queued or being delivered.
+        var heldEvents = 0
+        var heldBytes = 0
     }
 
     let provider: any AnalyticsProvider
@@ -25,6 +34,8 @@ final class ProviderLane: @unchecked Sendable {
     private let errorHandler: (@Sendable (AnalyticsError) -> Void)?
     private let queue: DispatchQueue
     private let executor: (any Sendable)?
+    private let limit: MemoryLimit
+    private let room: RoomSignal
 
     // Used only by the lane's task, one batch at a time.
     private var eventNames: [String: String] = [:]
@@ -33,6 +44,8 @@ final class ProviderLane: @unchecked Sendable {
     init(
         provider: any AnalyticsProvider,
         index: Int,
+        limit: MemoryLimit,
+        room: RoomSignal,
         counters: LockedState<AnalyticsMetrics>,
         errorHandler: (@Sendable (AnalyticsError) -> Void)?
     ) {
@@ -41,6 +54,8 @@ final class ProviderLane: @unchecked Sendable {
         self.options = provider.options
         self.counters = counters
         self.errorHandler = errorHandler
+        self.limit = limit
+        self.room = room
         let queue = DispatchQueue(label: "anna.provider.\(index).\(provider.name)")
         self.queue = queue
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
@@ -50,15 +65,41 @@ final class ProviderLane: @unchecked Sendable {
         }
     }
 
-    /// Queues a batch, unless the user opted out after the pipeline took it.
-    func enqueue(_ batch: [AnalyticsEnvelope], epoch: Int) {
-        let outcome = state.withLock { state -> (accepted: Bool, start: Bool) in
-            guard epoch >= state.purgedEpoch else { return (false, false) }
-            state.items.append(.batch(batch))
-            return (true, Self.markRunning(&state))
+    /// Queues a batch, unless the user opted out after the pipeline took it. What does
+    /// not fit beside what the lane holds is dropped for this provider, newest first.
+    func enqueue(_ batch: [AnalyticsEnvelope], bytes: Int, epoch: Int) {
+        let outcome = state.withLock { state -> (kept: Int, start: Bool) in
+            guard epoch >= state.purgedEpoch else { return (-1, false) }
+            let kept = Self.fitting(batch.count, bytes: bytes, in: limit, beside: state)
+            guard kept > 0 else { return (0, false) }
+            let keptBytes = kept == batch.count ? bytes : bytes / batch.count * kept
+            state.items.append(.batch(kept == batch.count ? batch : Array(batch.prefix(kept)), bytes: keptBytes))
+            state.heldEvents += kept
+            state.heldBytes += keptBytes
+            return (kept, Self.markRunning(&state))
         }
-        if !outcome.accepted { counters.withLock { $0.dropped[.optOut, default: 0] += batch.count } }
+        if outcome.kept < 0 {
+            counters.withLock { $0.dropped[.optOut, default: 0] += batch.count }
+        } else if outcome.kept < batch.count {
+            let dropped = batch.count - outcome.kept
+            counters.withLock { $0.overflowed[name, default: 0] += dropped }
+            errorHandler?(.providerOverflow(provider: name, events: dropped))
+        }
         if outcome.start { startTask() }
+    }
+
+    /// How many of `count` events of `bytes` fit beside what the lane holds.
+    private static func fitting(_ count: Int, bytes: Int, in limit: MemoryLimit, beside state: State) -> Int {
+        if limit.admits(events: count, bytes: bytes, holding: state.heldEvents, state.heldBytes) { return count }
+        let average = max(bytes / max(count, 1), 1)
+        let room = min(limit.events - state.heldEvents, (limit.bytes - state.heldBytes) / average)
+        // An empty lane always takes one event, however large.
+        return min(count, max(room, state.heldEvents == 0 ? 1 : 0))
+    }
+
+    /// Whether the lane could take `events` more events of `bytes` now.
+    func hasRoom(forEvents events: Int, bytes: Int) -> Bool {
+        state.withLock { limit.admits(events: events, bytes: bytes, holding: $0.heldEvents, $0.heldBytes) }
     }
 
     func enqueueControl(_ item: Item) {
@@ -70,20 +111,24 @@ final class ProviderLane: @unchecked Sendable {
         }
     }
 
-    /// Deletes queued batches and asks the provider to delete what it holds.
-    func purge(epoch: Int) {
+    /// Deletes queued batches at once, then, after what the provider is receiving now,
+    /// asks the provider to delete what it holds; the barrier learns when it has.
+    func purge(epoch: Int, then barrier: Barrier) {
         let purged = state.withLock { state -> Int in
             state.purgedEpoch = max(state.purgedEpoch, epoch)
             var count = 0
             state.items.removeAll { item in
-                guard case .batch(let batch) = item else { return false }
+                guard case .batch(let batch, let bytes) = item else { return false }
                 count += batch.count
+                state.heldEvents -= batch.count
+                state.heldBytes -= bytes
                 return true
             }
             return count
         }
         counters.withLock { $0.dropped[.optOut, default: 0] += purged }
-        enqueueControl(.purge)
+        room.signal()
+        enqueueControl(.purge(barrier))
     }
 
     private static func markRunning(_ state: inout State) -> Bool {
@@ -110,22 +155,31 @@ final class ProviderLane: @unchecked Sendable {
             }
             if items.isEmpty { return }
             var pending: [AnalyticsEnvelope] = []
+            var taken = (events: 0, bytes: 0)
             for item in items {
                 switch item {
-                case .batch(let batch):
+                case .batch(let batch, let bytes):
                     // Consecutive batches go out as one; a lone batch is passed on without a copy.
                     if pending.isEmpty { pending = batch } else { pending.append(contentsOf: batch) }
+                    taken.events += batch.count
+                    taken.bytes += bytes
                 case .drain(let barrier, let shutsDown):
                     await deliver(&pending)
                     do { try await provider.flush() } catch { report(error, batch: []) }
                     if shutsDown { await provider.shutdown() }
                     barrier.arrive()
-                case .purge:
+                case .purge(let barrier):
                     pending.removeAll()
                     await provider.purge()
+                    barrier.arrive()
                 }
             }
             await deliver(&pending)
+            state.withLock { state in
+                state.heldEvents -= taken.events
+                state.heldBytes -= taken.bytes
+            }
+            room.signal()
         }
     }
 
