@@ -78,9 +78,14 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // `report` on the caller's thread with the durable HTTP provider attached.
+    // `report` on the caller's thread with the durable HTTP provider attached: the
+    // path of an accepted event, so with room for every sample (the default limits
+    // would drop what a loop faster than the pipeline reports).
     let reportDirectory = scratchDirectory("report")
-    let reporting = AnalyticsService(providers: [offlineProvider(reportDirectory)])
+    var roomForAll = AnalyticsService.Configuration()
+    roomForAll.intakeLimit = MemoryLimit(events: .max / 2, bytes: .max / 2)
+    roomForAll.providerLimit = MemoryLimit(events: .max / 2, bytes: .max / 2)
+    let reporting = AnalyticsService(providers: [offlineProvider(reportDirectory)], configuration: roomForAll)
     Benchmark(
         "Anna report with HTTPBatchProvider, caller's thread",
         configuration: .init(
@@ -125,4 +130,43 @@ let benchmarks: @Sendable () -> Void = {
             try? FileManager.default.removeItem(at: directory)
         }
     }
+
+    // Memory under the default limits: 100,000 events reported in a tight loop to a
+    // service with the durable HTTP provider, then flushed to disk. `report` drops
+    // what does not fit (counted); `reportWaitingForRoom` waits and drops nothing.
+    // Compare peak resident memory with the empty baseline below.
+    let burst = Benchmark.Configuration(
+        metrics: [.wallClock, .peakMemoryResident], warmupIterations: 0, scalingFactor: .one,
+        maxDuration: .seconds(60), maxIterations: 5)
+    Benchmark("Burst of 100,000 events, report, default limits", configuration: burst) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let directory = scratchDirectory("burst")
+            let analytics = AnalyticsService(providers: [defaultProvider(directory)])
+            for _ in 0..<recordsPerRun { analytics.report(deliveryEvent) }
+            await analytics.flush()
+            let metrics = analytics.metrics
+            print("report burst: forwarded \(metrics.forwarded), dropped \(metrics.dropped), overflowed \(metrics.overflowed)")
+            await analytics.shutdown()
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+    Benchmark("Burst of 100,000 events, reportWaitingForRoom, default limits", configuration: burst) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let directory = scratchDirectory("burst-wait")
+            let analytics = AnalyticsService(providers: [defaultProvider(directory)])
+            for _ in 0..<recordsPerRun { await analytics.reportWaitingForRoom(deliveryEvent) }
+            await analytics.flush()
+            precondition(analytics.metrics.forwarded == recordsPerRun)
+            await analytics.shutdown()
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+    Benchmark("Empty baseline (for peak memory)", configuration: burst) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(recordsPerRun) }
+    }
+}
+
+/// An offline provider with every default but the endpoint.
+func defaultProvider(_ directory: URL) -> HTTPBatchProvider {
+    try! HTTPBatchProvider(endpoint: offlineEndpoint, writeKey: "bench", storage: .directory(directory))
 }
