@@ -70,7 +70,7 @@ public final class HTTPBatchProvider: AnalyticsProvider {
         self.configuration = configuration
         self.options = options
         let errorHandler = configuration.errorHandler
-        queue = DurableQueue(
+        queue = try DurableQueue(
             storage: storage, configuration: configuration.queue,
             errorHandler: { error in errorHandler?(.storage(error)) })
         let counters = LockedState(Metrics())
@@ -169,6 +169,7 @@ public final class HTTPBatchProvider: AnalyticsProvider {
             case .writeFailed: metrics.dropped[.writeFailed, default: 0] += count
             case .tooLarge: metrics.dropped[.tooLarge, default: 0] += count
             case .purged: metrics.dropped[.purged, default: 0] += count
+            case .bufferFull, .storageUnavailable: metrics.dropped[.writeFailed, default: 0] += count
             }
         }
         return metrics
