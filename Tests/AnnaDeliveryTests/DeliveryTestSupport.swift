@@ -47,7 +47,9 @@ func eventually(within seconds: Double = 20, _ condition: () async -> Bool) asyn
 }
 
 /// A store that forwards every call to `base`, calling `willUse` first: subclasses
-/// inject faults or observe, overriding only what they change.
+/// inject faults or observe, overriding only what they change. Used, like every
+/// store, on its queue's writer queue (and `acquireLock` on the opening thread);
+/// subclasses keep their own mutable state behind a lock.
 class ForwardingStore: SegmentStore, @unchecked Sendable {
     let base: any SegmentStore
 

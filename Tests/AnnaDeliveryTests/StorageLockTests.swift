@@ -100,14 +100,19 @@ import Testing
         await queue.waitUntilPersisted()
         metrics = queue.metrics
         #expect(metrics.persisted == taken && metrics.appended == taken)
-        // A batch takes what fits, in order.
+        // A batch is taken whole under the bound, even past it; the next is refused whole.
         var batch = DurableQueue.Batch(reservingCapacity: 8192)
         for number in 0..<400 { Array("record-\(number)".utf8).withUnsafeBytes { batch.append($0) } }
-        let fitted = queue.append(&batch)
-        #expect(fitted > 0 && fitted < 400 && batch.count == 0)
+        #expect(queue.append(&batch) == 400 && batch.count == 0)
+        for number in 0..<10 { Array("record-\(number)".utf8).withUnsafeBytes { batch.append($0) } }
+        #expect(queue.append(&batch) == 0 && batch.count == 0)
+        #expect(queue.metrics.dropped(.bufferFull) == 1000 - taken + 10)
+        await queue.waitForRoom()
+        for number in 400..<410 { Array("record-\(number)".utf8).withUnsafeBytes { batch.append($0) } }
+        #expect(queue.append(&batch) == 10)
         await queue.waitUntilPersisted()
         let texts = await queue.readAllText()
-        #expect(texts == numbered(0..<taken) + numbered(0..<fitted))
+        #expect(texts == numbered(0..<taken) + numbered(0..<400) + numbered(400..<410))
     }
 
     /// Records the byte cap dropped after they were read are not acknowledged again.

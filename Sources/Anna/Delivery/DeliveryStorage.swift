@@ -46,7 +46,8 @@ extension DurableQueue {
         /// The most bytes (framed records) that may wait in memory for the writer.
         /// Beyond it `append` refuses records and counts them
         /// (``DurableQueue/DropReason/bufferFull``); ``DurableQueue/waitForRoom()``
-        /// waits instead. 4 MiB by default, at least one record of ``maxRecordSize``.
+        /// waits instead. A batch appended while the buffer is under the bound is
+        /// taken whole. 4 MiB by default, at least one record of ``maxRecordSize``.
         public var maxBufferedBytes: Int
 
         /// Creates a configuration.
@@ -105,7 +106,8 @@ extension DurableQueue {
         public var appended = 0
         /// Records written and synced: accepted. They survive a crash.
         public var persisted = 0
-        /// Records acknowledged (the server took them) and so removed.
+        /// Records acknowledged (the server took them) and so removed from the backlog;
+        /// a record a cap dropped before its acknowledgement is counted there only.
         public var acknowledged = 0
         /// Records deleted or refused, by reason.
         public var dropped: [DropReason: Int] = [:]

@@ -135,9 +135,11 @@ public final class DurableQueue: Sendable {
     }
 
     /// Appends a batch of records under one lock, without copying when nothing waits
-    /// for the writer. Leaves `batch` empty. What does not fit in
-    /// ``Configuration/maxBufferedBytes`` is refused and counted (``DropReason/bufferFull``).
-    /// - Returns: The number of records taken.
+    /// for the writer. Leaves `batch` empty. The batch is taken whole while fewer than
+    /// ``Configuration/maxBufferedBytes`` wait (so the buffer may exceed the bound by
+    /// one batch), and refused whole otherwise, counted (``DropReason/bufferFull``) and
+    /// reported; ``waitForRoom()`` first makes it taken.
+    /// - Returns: The number of records taken: all of them or none.
     @discardableResult
     func append(_ batch: inout Batch) -> Int {
         let taken = appendFramed(&batch.bytes, count: batch.count)
@@ -147,29 +149,21 @@ public final class DurableQueue: Sendable {
 
     /// Appends records already framed with ``RecordFraming`` (checksums computed by the
     /// caller, outside the lock), all under one lock. Leaves `framed` empty.
-    /// - Returns: The number of records taken; the rest did not fit in the buffer.
+    /// - Returns: The number of records taken: all of them, or none when the buffer was full.
     @discardableResult
     func appendFramed(_ framed: inout [UInt8], count: Int) -> Int {
         guard count > 0 else { return 0 }
         let limit = configuration.maxBufferedBytes
         let outcome = state.withLock { state -> Outcome in
-            let room = limit - state.buffer.count
-            if framed.count <= room {
-                if state.buffer.isEmpty {
-                    swap(&state.buffer, &framed)
-                } else {
-                    state.buffer.append(contentsOf: framed)
-                }
-                return Self.noteAppended(count, to: &state, threshold: configuration.writeThreshold)
+            // A batch is taken whole while the buffer is under the bound (which it may
+            // then exceed by this batch: callers bound their batches), refused otherwise.
+            guard state.buffer.count < limit else { return Self.refuse(count, in: &state) }
+            if state.buffer.isEmpty {
+                swap(&state.buffer, &framed)
+            } else {
+                state.buffer.append(contentsOf: framed)
             }
-            // The records that fit, in order; the rest is refused.
-            let (end, records) = RecordFraming.prefix(of: framed, from: 0, limit: max(room, 0), atLeastOne: false)
-            state.buffer.append(contentsOf: framed[0..<end])
-            var outcome = records > 0
-                ? Self.noteAppended(records, to: &state, threshold: configuration.writeThreshold) : Outcome()
-            let refused = Self.refuse(count - records, in: &state)
-            outcome.reportFull = refused.reportFull
-            return outcome
+            return Self.noteAppended(count, to: &state, threshold: configuration.writeThreshold)
         }
         framed.removeAll(keepingCapacity: true)
         handle(outcome)

@@ -27,12 +27,7 @@ public struct DurableStorageError: Error, Sendable, CustomStringConvertible {
     /// The system error number (`errno`).
     public var code: Int32
 
-    /// Creates an error.
-    /// - Parameters:
-    ///   - operation: What the queue was doing ("writing", "locking", …).
-    ///   - path: The file or directory involved.
-    ///   - code: The system error number.
-    public init(operation: String, path: String, code: Int32) {
+    init(operation: String, path: String, code: Int32) {
         self.operation = operation
         self.path = path
         self.code = code
