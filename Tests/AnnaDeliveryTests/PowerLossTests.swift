@@ -48,7 +48,8 @@ final class SimulatedDisk: @unchecked Sendable {
             for name in Set(names.keys).union(durableNames.keys) where names[name] !== durableNames[name] {
                 if Bool.random(using: &random) { survived[name] = names[name] }
             }
-            for inode in Set(survived.values.map(ObjectIdentifier.init)).compactMap({ id in survived.values.first { ObjectIdentifier($0) == id } }) {
+            var seen: Set<ObjectIdentifier> = []
+            for inode in survived.values where seen.insert(ObjectIdentifier(inode)).inserted {
                 var kept = inode.durable
                 if inode.data.count > kept.count, inode.data.starts(with: kept) {
                     kept += inode.data[kept.count..<Int.random(in: kept.count...inode.data.count, using: &random)]
