@@ -1,6 +1,6 @@
 extension DurableQueue {
     /// Records framed outside the queue's lock (length and checksum computed by the
-    /// caller's thread), then handed over at once with ``DurableQueue/append(_:)-(inout Batch)``.
+    /// caller's thread), then handed over at once with the queue's `append(_ batch:)`.
     ///
     /// A value owned by whoever builds it. Each payload must be at most
     /// ``Configuration/maxRecordSize`` bytes; the caller checks, as the queue's

@@ -201,9 +201,9 @@ public final class DurableQueue: Sendable {
     private func handle(_ outcome: Outcome) {
         if outcome.reportFull {
             // The error handler runs on the writer's queue, never on the caller's thread.
+            // The writer is already due: at the write threshold or the sync interval.
             ioQueue.async { [writer] in
                 writer.reportError(DurableStorageError(operation: "buffering", path: writer.location, code: ENOBUFS))
-                writer.writeBuffered()
             }
         }
         if outcome.urgent {
