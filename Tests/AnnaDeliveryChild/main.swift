@@ -12,6 +12,8 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 let arguments = CommandLine.arguments
@@ -97,13 +99,21 @@ case "fill":
     signal(SIGXFSZ, SIG_IGN)
     var rlimit = rlimit(rlim_cur: rlim_t(limit), rlim_max: rlim_t(limit))
     #if canImport(Glibc)
-    guard setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &rlimit) == 0 else { fail("setrlimit failed") }
+    let resource = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
+    #else
+    let resource = RLIMIT_FSIZE
     #endif
+    guard setrlimit(resource, &rlimit) == 0 else { fail("setrlimit failed") }
     let errors = LockedBox()
-    let queue = DurableQueue(
-        storage: .directory(URL(fileURLWithPath: arguments[2])),
-        configuration: .init(segmentSize: 1 << 20),
-        errorHandler: { error in errors.add("\(error)") })
+    let queue: DurableQueue
+    do {
+        queue = try DurableQueue(
+            storage: .directory(URL(fileURLWithPath: arguments[2])),
+            configuration: .init(segmentSize: 1 << 20),
+            errorHandler: { error in errors.add("\(error)") })
+    } catch {
+        fail("\(error)")
+    }
     for batch in 0..<40 {
         for number in batch * 100..<(batch + 1) * 100 { queue.append(Array("record-\(number)".utf8)) }
         await queue.waitUntilPersisted()

@@ -45,3 +45,67 @@ func eventually(within seconds: Double = 20, _ condition: () async -> Bool) asyn
     }
     return await condition()
 }
+
+/// A store that forwards every call to `base`, calling `willUse` first: subclasses
+/// inject faults or observe, overriding only what they change. Used, like every
+/// store, on its queue's writer queue (and `acquireLock` on the opening thread);
+/// subclasses keep their own mutable state behind a lock.
+class ForwardingStore: SegmentStore, @unchecked Sendable {
+    let base: any SegmentStore
+
+    init(base: any SegmentStore) {
+        self.base = base
+    }
+
+    /// Called before every operation but the lock's, with its name and segment.
+    func willUse(_ operation: String, _ id: UInt64?) throws {}
+
+    func acquireLock() throws { try base.acquireLock() }
+    func releaseLock() { base.releaseLock() }
+    func segmentIDs() throws -> [UInt64] {
+        try willUse("segmentIDs", nil)
+        return try base.segmentIDs()
+    }
+    func contents(of id: UInt64) throws -> [UInt8] {
+        try willUse("contents", id)
+        return try base.contents(of: id)
+    }
+    func size(of id: UInt64) -> Int? {
+        (try? willUse("size", id)).flatMap { base.size(of: id) }
+    }
+    func create(_ id: UInt64) throws {
+        try willUse("create", id)
+        try base.create(id)
+    }
+    func write(_ bytes: UnsafeRawBufferPointer, to id: UInt64, at offset: Int) throws {
+        try willUse("write", id)
+        try base.write(bytes, to: id, at: offset)
+    }
+    func sync(_ id: UInt64) throws {
+        try willUse("sync", id)
+        try base.sync(id)
+    }
+    func syncDirectory() throws {
+        try willUse("syncDirectory", nil)
+        try base.syncDirectory()
+    }
+    func truncate(_ id: UInt64, to size: Int) throws {
+        try willUse("truncate", id)
+        try base.truncate(id, to: size)
+    }
+    func read(_ id: UInt64, at offset: Int, count: Int) throws -> [UInt8] {
+        try willUse("read", id)
+        return try base.read(id, at: offset, count: count)
+    }
+    func remove(_ id: UInt64) throws {
+        try willUse("remove", id)
+        try base.remove(id)
+    }
+    func loadState(_ file: StateFile) -> [UInt8]? {
+        (try? willUse("loadState", nil)).flatMap { base.loadState(file) }
+    }
+    func storeState(_ bytes: [UInt8], as file: StateFile) throws {
+        try willUse("storeState", nil)
+        try base.storeState(bytes, as: file)
+    }
+}

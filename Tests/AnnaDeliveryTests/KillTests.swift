@@ -79,7 +79,7 @@ import Testing
         let failed = try #require(Int(fields[3]))
         #expect(persisted > 1000 && failed > 0 && persisted + failed == 4000, "\(line)")
         #expect(line.contains("File too large") || line.contains("errno 27"), "\(line)")
-        let reopened = DurableQueue(storage: .directory(directory.url))
+        let reopened = try DurableQueue(storage: .directory(directory.url))
         // Every persisted record, in order; a smaller write may fit after a failed one.
         let numbers = await reopened.readAllText().compactMap { Int($0.dropFirst("record-".count)) }
         #expect(numbers.count == persisted && numbers == numbers.sorted() && Set(numbers).count == persisted)

@@ -2,22 +2,38 @@ import Foundation
 
 extension DurableQueue.Writer {
     /// Reads the oldest unacknowledged records from the segments, a chunk at a time.
+    /// Stops before a segment that cannot be read yet (trying it again first), so that
+    /// nothing after it is acknowledged and the cursor never passes it.
     func read(maxRecords: Int, maxBytes: Int) -> [DurableQueue.Record] {
-        dropExpiredForReading()
+        guard ensureReady() else { return [] }
+        dropExpired(now: clock.now())
         var records: [DurableQueue.Record] = []
         var payloadBytes = 0
         let chunkSize = min(maxBytes, 1 << 20) + (64 << 10)
-        for segment in segments where segment.id >= cursor.segment {
+        var index = 0
+        while index < segments.count {
+            if segments[index].isUnread {
+                guard retryUnread(at: index) else { return records }
+                continue  // read now, or deleted (nothing left in it)
+            }
+            let segment = segments[index]
+            index += 1
+            guard segment.id >= cursor.segment else { continue }
             var offset = segment.id == cursor.segment ? cursor.offset : 0
+            // Where the file really ends: its recorded size until a read comes back short
+            // (another process or the OS cut it), then what was there.
+            var end = segment.size
             var wanted = chunkSize
-            while offset < segment.size {
+            while offset < end {
+                let requested = min(wanted, end - offset)
                 let chunk: [UInt8]
                 do {
-                    chunk = try store.read(segment.id, at: offset, count: min(wanted, segment.size - offset))
+                    chunk = try store.read(segment.id, at: offset, count: requested)
                 } catch {
                     reportError(error)
                     return records
                 }
+                if chunk.count < requested { end = offset + chunk.count }
                 if chunk.isEmpty { break }
                 largestRead = max(largestRead, chunk.count)
                 var position = 0
@@ -25,14 +41,14 @@ extension DurableQueue.Writer {
                 let full = chunk.withUnsafeBytes { bytes -> Bool in
                     while position < bytes.count {
                         let candidate = RecordFraming.candidate(
-                            in: bytes, at: position, available: segment.size - offset - position, maxPayload: maxPayloadSize)
+                            in: bytes, at: position, available: end - offset - position, maxPayload: maxPayloadSize)
                         switch candidate {
-                        case .record(let payload, let end):
+                        case .record(let payload, let recordEnd):
                             if !records.isEmpty && payloadBytes + payload.count > maxBytes { return true }
                             records.append(DurableQueue.Record(
-                                payload: Array(bytes[payload]), segment: segment.id, end: offset + end))
+                                payload: Array(bytes[payload]), segment: segment.id, end: offset + recordEnd))
                             payloadBytes += payload.count
-                            position = end
+                            position = recordEnd
                             if records.count >= maxRecords { return true }
                         case .incomplete(let count):
                             needed = count
@@ -51,9 +67,12 @@ extension DurableQueue.Writer {
         return records
     }
 
-    /// Removes acknowledged records: moves the cursor, stores it, deletes passed segments.
-    func acknowledge(_ records: ArraySlice<DurableQueue.Record>) {
-        guard let last = records.last else { return }
+    /// Removes acknowledged records: moves the cursor, stores it durably, deletes
+    /// passed segments.
+    /// - Returns: How many of `records` were still in the backlog and so removed now;
+    ///   records a cap dropped in the meantime were counted there already.
+    func acknowledge(_ records: ArraySlice<DurableQueue.Record>) -> Int {
+        guard let last = records.last, ensureReady() else { return 0 }
         var counted = 0
         var index = 0
         for record in records {
@@ -64,22 +83,32 @@ extension DurableQueue.Writer {
             }
         }
         cursor = max(cursor, Cursor(segment: last.segment, offset: last.end))
-        do { try store.storeCursor(Self.encode(cursor)) } catch { reportError(error) }
+        // The rename must be durable before `acknowledge` returns, or a power loss
+        // brings acknowledged records back.
+        do {
+            try store.storeState(Self.encode(cursor), as: .cursor)
+            try store.syncDirectory()
+        } catch { reportError(error) }
         // Segments before the cursor's, and the cursor's own once read to its end
         // (the active one too: the next write starts a new segment).
-        while let first = segments.first,
+        while let first = segments.first, !first.isUnread,
             first.id < cursor.segment || (first.id == cursor.segment && cursor.offset >= first.size)
         {
-            removeFirstSegment()
+            let segment = segments.removeFirst()
+            if segment.id == active { active = nil }
+            try? store.remove(segment.id)
+            storedBytes -= segment.size
         }
-        let stored = storedByteCount
+        let stored = storedBytes
         state.withLock { state in
-            state.metrics.acknowledged += records.count
+            state.metrics.acknowledged += counted
             state.metrics.backlog -= counted
             state.metrics.storedBytes = stored
         }
+        return counted
     }
 
+    /// The cursor as stored: segment and offset (`UInt64` LE each), CRC-32 of both.
     static func encode(_ cursor: Cursor) -> [UInt8] {
         var bytes: [UInt8] = []
         withUnsafeBytes(of: cursor.segment.littleEndian) { bytes.append(contentsOf: $0) }
@@ -89,12 +118,12 @@ extension DurableQueue.Writer {
     }
 
     /// The stored cursor, or `nil` when it is damaged: then every record is sent
-    /// again, which a collector deduplicates by message id, rather than lost.
+    /// again, which a collector deduplicates by message id, rather than lost. The
+    /// offset is compared as `UInt64` before it becomes an `Int` (32 bits on watchOS).
     static func decode(_ bytes: [UInt8]) -> Cursor? {
         guard bytes.count == 20, CRC32.checksum(bytes[0..<16]) == load(bytes, 16, as: UInt32.self) else { return nil }
-        let offset = load(bytes, 8, as: UInt64.self)
-        guard offset <= UInt64(Int.max) else { return nil }
-        return Cursor(segment: load(bytes, 0, as: UInt64.self), offset: Int(offset))
+        guard let offset = Int(exactly: load(bytes, 8, as: UInt64.self)) else { return nil }
+        return Cursor(segment: load(bytes, 0, as: UInt64.self), offset: offset)
     }
 
     private static func load<T: FixedWidthInteger>(_ bytes: [UInt8], _ offset: Int, as type: T.Type) -> T {

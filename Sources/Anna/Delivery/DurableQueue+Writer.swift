@@ -1,14 +1,21 @@
 import Foundation
 
 extension DurableQueue {
-    /// The queue's disk side. Every method runs on the queue's serial `ioQueue`,
-    /// which is what makes `@unchecked Sendable` sound: its state has one thread at a time.
+    /// The queue's disk side.
+    ///
+    /// Every method runs on the queue's serial writer queue (`ioQueue`), which is
+    /// what makes `@unchecked Sendable` sound: all its `var`s have one thread at a
+    /// time. It shares only `state` (behind its lock) with `append` callers.
     final class Writer: @unchecked Sendable {
         struct Segment {
             let id: UInt64
             var size: Int
             var unacknowledged: Int
-            var newest: Date
+            /// The newest record's queue time (``AgeClock``), in nanoseconds.
+            var newest: Int64
+            /// Opening or reading it failed: its records are unknown, and reading
+            /// stops before it until it can be read.
+            var isUnread = false
         }
 
         struct Cursor: Comparable {
@@ -19,26 +26,54 @@ extension DurableQueue {
             }
         }
 
+        /// Whether the writer may use the storage.
+        enum Storage {
+            /// Opened or reacquired: the next operation recovers first.
+            case needsRecovery
+            /// Recovered; in use.
+            case ready
+            /// The directory could not be listed: nothing is written (segment
+            /// numbers could collide); every operation retries the listing.
+            case unlisted
+            /// ``DurableQueue/releaseLock()``: no descriptor open, appends buffered.
+            case released
+            /// The queue is gone.
+            case closed
+        }
+
+        /// How often, at most, the age stamps are saved while writing.
+        static let stampsInterval: Int64 = 5_000_000_000
+
         let store: any SegmentStore
-        private let configuration: Configuration
+        let configuration: Configuration
         let state: LockedState<BufferState>
+        let location: String
         private let errorHandler: (@Sendable (DurableStorageError) -> Void)?
+        var storage = Storage.needsRecovery
         var segments: [Segment] = []
-        private var active: UInt64?
-        private var nextID: UInt64 = 1
+        var active: UInt64?
+        var nextID: UInt64 = 1
         var cursor = Cursor(segment: 0, offset: 0)
-        private var storedBytes = 0
-        private var spare: [UInt8] = []
+        var storedBytes = 0
+        var spare: [UInt8] = []
+        var clock: AgeClock
+        var stampsSavedAt: Int64 = .min
+        /// A purge asked for while the storage could not be used; done at recovery.
+        var purgePending = false
+        /// Unread segments already reported, so a retry that fails again stays quiet.
+        var reportedUnreadable: Set<UInt64> = []
         /// The most bytes one read held, for the tests: reading is a chunk at a time.
         var largestRead = 0
-        private var maxPayload: Int { max(configuration.maxRecordSize, 1 << 20) }
+        var maxPayloadSize: Int { max(configuration.maxRecordSize, 1 << 20) }
 
         init(
-            store: any SegmentStore, configuration: Configuration, state: LockedState<BufferState>,
-            errorHandler: (@Sendable (DurableStorageError) -> Void)?
+            store: any SegmentStore, configuration: Configuration, clock: QueueClock, location: String,
+            state: LockedState<BufferState>, errorHandler: (@Sendable (DurableStorageError) -> Void)?
         ) {
             self.store = store
             self.configuration = configuration
+            self.clock = AgeClock(source: clock)
+            self.location = location
             self.state = state
             self.errorHandler = errorHandler
         }
@@ -47,227 +82,165 @@ extension DurableQueue {
             if let error = error as? DurableStorageError { errorHandler?(error) }
         }
 
-        var maxPayloadSize: Int { maxPayload }
-        var activeSegment: UInt64? { active }
-        var storedByteCount: Int { storedBytes }
-
-        func dropExpiredForReading() { dropExpired(now: Date()) }
-
-        func removeFirstSegment() {
-            let segment = segments.removeFirst()
-            if segment.id == active { active = nil }
-            try? store.remove(segment.id)
-            storedBytes -= segment.size
+        /// Recovers if needed; `false` when the storage cannot be used now.
+        func ensureReady() -> Bool {
+            switch storage {
+            case .ready: return true
+            case .needsRecovery, .unlisted:
+                recover()
+                return storage == .ready
+            case .released, .closed: return false
+            }
         }
 
         // MARK: Recovery
 
-        /// Scans every segment once; keeps intact unacknowledged records, deletes
-        /// what is fully acknowledged, counts what it skipped.
+        /// Lists and scans every segment; keeps intact unacknowledged records and
+        /// unreadable segments, deletes what is fully acknowledged, counts what it skipped.
         func recover() {
-            do { try store.prepare() } catch { reportError(error) }
-            if let bytes = store.loadCursor(), let stored = Self.decode(bytes) { cursor = stored }
-            let ids = (try? store.segmentIDs()) ?? []
-            var recovered = 0
-            var skippedBytes = 0
-            var skippedRegions = 0
+            segments.removeAll()
+            storedBytes = 0
+            active = nil
+            reportedUnreadable.removeAll()
+            cursor = store.loadState(.cursor).flatMap(Self.decode) ?? Cursor(segment: 0, offset: 0)
+            let ids: [UInt64]
+            do { ids = try store.segmentIDs() } catch {
+                // Without the listing the next segment number is a guess: write nothing.
+                if storage != .unlisted { reportError(error) }
+                storage = .unlisted
+                return
+            }
+            let stamps = store.loadState(.stamps).flatMap(Stamps.init(decoding:))
+            clock.resume(from: stamps)
+            let now = clock.now()
+            var found = Found()
             for id in ids {
-                nextID = max(nextID, id + 1)
+                nextID = max(nextID, id &+ 1)
                 if id < cursor.segment {
                     try? store.remove(id)
                     continue
                 }
-                let bytes: [UInt8]
-                do { bytes = try store.contents(of: id) } catch {
-                    reportError(error)
-                    continue
-                }
-                let scan = bytes.withUnsafeBytes { RecordFraming.scan($0, maxPayload: maxPayload) }
-                skippedBytes += scan.skippedBytes
-                skippedRegions += scan.skippedRegions
-                let unacknowledged = id == cursor.segment
-                    ? scan.records.count { $0.end > cursor.offset } : scan.records.count
-                if unacknowledged == 0 {
+                var segment = Segment(
+                    id: id, size: store.size(of: id) ?? 0, unacknowledged: 0,
+                    newest: min(stamps?.segments[id] ?? now, now), isUnread: true)
+                scan(&segment, into: &found)
+                if !segment.isUnread && segment.unacknowledged == 0 {
                     try? store.remove(id)
                     continue
                 }
-                segments.append(Segment(
-                    id: id, size: bytes.count, unacknowledged: unacknowledged,
-                    newest: store.modificationDate(of: id) ?? Date()))
-                storedBytes += bytes.count
-                recovered += unacknowledged
+                segments.append(segment)
+                storedBytes += segment.size
             }
-            nextID = max(nextID, cursor.segment + 1)
+            nextID = max(nextID, cursor.segment &+ 1)
+            storage = .ready
             state.withLock { state in
-                state.metrics.recovered = recovered
-                state.metrics.backlog += recovered
-                state.metrics.skippedBytes = skippedBytes
-                state.metrics.skippedRegions = skippedRegions
+                state.metrics.recovered = found.records
+                state.metrics.backlog = found.records
+                state.metrics.skippedBytes = found.skippedBytes
+                state.metrics.skippedRegions = found.skippedRegions
                 state.metrics.storedBytes = storedBytes
+                state.metrics.unreadableSegments = segments.count { $0.isUnread }
             }
-            dropExpired(now: Date())
+            if purgePending { purgeStorage() }
+            dropExpired(now: now)
             dropForCapacity(adding: 0)
+            saveStamps(now: now)
         }
 
-        // MARK: Writing
+        /// What scanning segments found.
+        struct Found {
+            var records = 0
+            var skippedBytes = 0
+            var skippedRegions = 0
+        }
 
-        /// Appends what is buffered to the active segment and syncs it.
-        func writeBuffered() {
-            var bytes = spare
-            let (count, sequence) = state.withLock { state -> (Int, UInt64) in
-                swap(&bytes, &state.buffer)
-                let count = state.bufferedCount
-                state.bufferedCount = 0
-                state.isScheduled = false
-                state.isUrgent = false
-                return (count, state.appendedSequence)
-            }
-            guard count > 0 else {
-                spare = bytes
+        /// Reads an unread segment whole and counts its records; on failure it stays
+        /// unread, reported once.
+        func scan(_ segment: inout Segment, into found: inout Found) {
+            let bytes: [UInt8]
+            do { bytes = try store.contents(of: segment.id) } catch {
+                if reportedUnreadable.insert(segment.id).inserted { reportError(error) }
                 return
             }
-            let now = Date()
-            dropExpired(now: now)
-            // Segment-sized pieces, each written and synced, so a segment stays near
-            // `segmentSize` and can be deleted once acknowledged.
-            var persisted = 0
-            var start = 0
-            while start < bytes.count {
-                let (end, records) = Self.pieceEnd(bytes, from: start, limit: pieceLimit())
-                do {
-                    try write(bytes[start..<end], records: records, now: now)
-                } catch {
-                    reportError(error)
-                    break
-                }
-                persisted += records
-                start = end
-            }
-            bytes.removeAll(keepingCapacity: true)
-            if bytes.capacity <= 4 << 20 { spare = bytes }
-            finish(persisted: persisted, failed: count - persisted, sequence: sequence)
+            let scan = bytes.withUnsafeBytes { RecordFraming.scan($0, maxPayload: maxPayloadSize) }
+            found.skippedBytes += scan.skippedBytes
+            found.skippedRegions += scan.skippedRegions
+            let unacknowledged = segment.id == cursor.segment
+                ? scan.records.count { $0.end > cursor.offset } : scan.records.count
+            found.records += unacknowledged
+            segment.size = bytes.count
+            segment.unacknowledged = unacknowledged
+            segment.isUnread = false
         }
 
-        /// Room left in the active segment, at least one record's worth.
-        private func pieceLimit() -> Int {
-            guard let id = active, let segment = segments.last(where: { $0.id == id }) else { return configuration.segmentSize }
-            return max(configuration.segmentSize - segment.size, 1)
-        }
-
-        /// The end of the records from `start` that fit in `limit` bytes (at least
-        /// one), and their number. The buffer holds only records this process framed.
-        static func pieceEnd(_ bytes: [UInt8], from start: Int, limit: Int) -> (end: Int, records: Int) {
-            var end = start
-            var records = 0
-            bytes.withUnsafeBytes { raw in
-                while end < raw.count {
-                    let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: end + 2, as: UInt32.self)))
-                    let next = end + RecordFraming.headerSize + length
-                    if records > 0 && next - start > limit { break }
-                    end = next
-                    records += 1
-                }
+        /// Tries again to read the unread segment at `index` (after a later unlock of
+        /// the device, say). `false` when it is still unreadable.
+        func retryUnread(at index: Int) -> Bool {
+            var segment = segments[index]
+            var found = Found()
+            scan(&segment, into: &found)
+            guard !segment.isUnread else { return false }
+            reportedUnreadable.remove(segment.id)
+            storedBytes += segment.size - segments[index].size
+            if segment.unacknowledged == 0 {
+                segments.remove(at: index)
+                storedBytes -= segment.size
+                try? store.remove(segment.id)
+            } else {
+                segments[index] = segment
             }
-            return (end, records)
-        }
-
-        private func write(_ bytes: ArraySlice<UInt8>, records: Int, now: Date) throws {
-            if let id = active, let index = segments.lastIndex(where: { $0.id == id }),
-                segments[index].size >= configuration.segmentSize
-            {
-                active = nil
-            }
-            dropForCapacity(adding: bytes.count)
-            if active == nil {
-                let id = nextID
-                nextID += 1
-                try store.create(id)
-                segments.append(Segment(id: id, size: 0, unacknowledged: 0, newest: now))
-                active = id
-            }
-            guard let id = active, let index = segments.lastIndex(where: { $0.id == id }) else { return }
-            let offset = segments[index].size
-            do {
-                try bytes.withUnsafeBytes { try store.write($0, to: id, at: offset) }
-                try store.sync(id)
-            } catch {
-                // Cut the torn tail off; if even that fails, never write behind it again.
-                do { try store.truncate(id, to: offset) } catch { active = nil }
-                throw error
-            }
-            segments[index].size += bytes.count
-            segments[index].newest = now
-            segments[index].unacknowledged += records
-            storedBytes += bytes.count
-        }
-
-        private func finish(persisted: Int, failed: Int, sequence: UInt64) {
-            let (ready, handler, backlog) = state.withLock { state in
-                state.metrics.dropped[.writeFailed, default: 0] += failed
-                if state.metrics.dropped[.writeFailed] == 0 { state.metrics.dropped[.writeFailed] = nil }
-                state.metrics.persisted += persisted
-                state.metrics.backlog += persisted
-                state.metrics.storedBytes = storedBytes
-                state.resolvedSequence = sequence
-                var ready: [CheckedContinuation<Void, Never>] = []
-                state.waiters.removeAll { waiter in
-                    guard waiter.0 <= sequence else { return false }
-                    ready.append(waiter.1)
-                    return true
-                }
-                return (ready, state.persistHandler, state.metrics.backlog)
-            }
-            for continuation in ready { continuation.resume() }
-            handler?(backlog)
-        }
-
-        // MARK: Caps
-
-        private func dropExpired(now: Date) {
-            let limit = now.addingTimeInterval(-configuration.maxAge.timeInterval)
-            while let oldest = segments.first, oldest.newest < limit {
-                drop(at: 0, reason: .age)
-            }
-        }
-
-        private func dropForCapacity(adding count: Int) {
-            while storedBytes + count > configuration.maxBytes, !segments.isEmpty {
-                drop(at: 0, reason: .capacity)
-            }
-        }
-
-        private func drop(at index: Int, reason: DropReason) {
-            let segment = segments.remove(at: index)
-            if segment.id == active { active = nil }
-            try? store.remove(segment.id)
-            storedBytes -= segment.size
+            let stored = storedBytes
             state.withLock { state in
-                state.metrics.dropped[reason, default: 0] += segment.unacknowledged
-                state.metrics.backlog -= segment.unacknowledged
-                state.metrics.storedBytes = storedBytes
+                state.metrics.recovered += found.records
+                state.metrics.backlog += found.records
+                state.metrics.skippedBytes += found.skippedBytes
+                state.metrics.skippedRegions += found.skippedRegions
+                state.metrics.storedBytes = stored
+                state.metrics.unreadableSegments -= 1
             }
+            return true
         }
 
-        func purge() {
-            let (count, sequence) = state.withLock { state -> (Int, UInt64) in
-                let count = state.bufferedCount
-                state.buffer.removeAll(keepingCapacity: true)
-                state.bufferedCount = 0
-                return (count, state.appendedSequence)
+        // MARK: Stamps, release, close
+
+        /// Saves each segment's newest stamp and the clocks (not durably: a lost
+        /// file only makes segments younger at the next open).
+        func saveStamps(now: Int64) {
+            let stamps = Stamps(
+                queueTime: now, wallTime: clock.source.wallNanoseconds(),
+                segments: Dictionary(segments.map { ($0.id, $0.newest) }, uniquingKeysWith: max))
+            do { try store.storeState(stamps.encoded(), as: .stamps) } catch { reportError(error) }
+            stampsSavedAt = now
+        }
+
+        func saveStampsIfDue(now: Int64) {
+            if now &- stampsSavedAt >= Self.stampsInterval { saveStamps(now: now) }
+        }
+
+        /// Writes what is buffered, saves the stamps, closes every descriptor and
+        /// gives the lock up. Later appends stay buffered.
+        func release() {
+            if storage == .ready {
+                writeBuffered()
+                saveStamps(now: clock.now())
             }
-            let stored = segments.reduce(0) { $0 + $1.unacknowledged }
-            for segment in segments { try? store.remove(segment.id) }
-            segments.removeAll()
-            storedBytes = 0
+            store.releaseLock()
             active = nil
-            cursor = Cursor(segment: nextID, offset: 0)
-            try? store.storeCursor(Self.encode(cursor))
-            state.withLock { state in
-                state.metrics.dropped[.purged, default: 0] += count + stored
-                state.metrics.backlog = 0
-                state.metrics.storedBytes = 0
-            }
-            finish(persisted: 0, failed: 0, sequence: sequence)
+            if storage != .closed { storage = .released }
+        }
+
+        /// Takes the lock again; the next operation recovers from what is on disk,
+        /// which another process may have changed meanwhile.
+        func reacquire() throws {
+            guard storage == .released else { return }
+            try store.acquireLock()
+            storage = .needsRecovery
+        }
+
+        /// The queue is being deallocated: write, save, unlock.
+        func close() {
+            release()
+            storage = .closed
         }
     }
 }

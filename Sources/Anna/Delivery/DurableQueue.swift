@@ -5,56 +5,97 @@ import Foundation
 /// keeps events in until a collector accepted them.
 ///
 /// ``append(_:)-(UnsafeRawBufferPointer)`` frames the record (length and CRC-32)
-/// and buffers it under a short lock; it never touches the disk. A writer on the
-/// queue's own dispatch queue appends what is buffered to the current segment file
-/// and calls `fsync`, at the latest ``Configuration/syncInterval`` after the first
-/// buffered record, so one `fsync` covers every record of the interval. A record
-/// counts as accepted (``Metrics/persisted``) once synced.
+/// and buffers it under a short lock; it never touches the disk and never blocks.
+/// At most ``Configuration/maxBufferedBytes`` wait in memory; beyond that `append`
+/// refuses records and counts them (``DropReason/bufferFull``), and callers that
+/// prefer to wait call ``waitForRoom()`` first. A writer on the queue's own dispatch
+/// queue appends what is buffered to the current segment file and calls `fsync`, at
+/// the latest ``Configuration/syncInterval`` after the first buffered record, so one
+/// `fsync` covers every record of the interval. A record counts as accepted
+/// (``Metrics/persisted``) once synced, with the segment's name.
 ///
-/// Opening the queue recovers on the writer's queue: it scans every segment,
-/// keeps every intact record, skips torn and damaged bytes and counts them
-/// (``Metrics/skippedBytes``). Records leave only when acknowledged, through a
-/// cursor stored atomically beside the segments; fully acknowledged segments
-/// are deleted. Reading is lazy, a chunk at a time, so a backlog stays on disk.
-/// Caps on bytes and age delete the oldest segment first and count every record
-/// they delete.
+/// Opening a directory takes an exclusive lock on it, on the caller's thread (one
+/// `open` and `flock`): a second queue on the same directory, in this process or
+/// another, fails to open. ``releaseLock()`` and ``reacquireLock()`` give it up and
+/// take it back, for an iOS app that is suspended. Recovery runs on the writer: it
+/// scans every segment, keeps every intact record, skips torn and damaged bytes and
+/// counts them (``Metrics/skippedBytes``), and keeps segments it cannot read yet
+/// (``Metrics/unreadableSegments``), trying them again later. Records leave only
+/// when acknowledged, through a cursor stored atomically and durably beside the
+/// segments; fully acknowledged segments are deleted. Reading is lazy, a chunk at a
+/// time, so a backlog stays on disk. Caps on bytes and age (in queue time, which a
+/// wall-clock jump cannot fake) delete the oldest segment first and count every
+/// record they delete.
+///
+/// Threads: `state` (the buffer, counters and waiters) is behind its lock; the
+/// writer's state belongs to the serial `ioQueue`.
 public final class DurableQueue: Sendable {
     let configuration: Configuration
     private let state: LockedState<BufferState>
     private let writer: Writer
     private let ioQueue = DispatchQueue(label: "anna.durable-queue", qos: .utility)
+    /// Set on `ioQueue`, so that `deinit` knows whether it runs there.
+    private let onWriterQueue = DispatchSpecificKey<Void>()
 
-    /// Opens a queue. Returns at once: recovery runs on the queue's writer.
+    /// Opens a queue: creates the directory if needed and locks it, on the caller's
+    /// thread; recovery then runs on the queue's writer.
     /// - Parameters:
     ///   - storage: A directory of segment files, or memory.
     ///   - configuration: Sync interval, caps and sizes.
-    ///   - errorHandler: Receives storage failures (a full disk, I/O errors), on the writer's queue.
+    ///   - errorHandler: Receives storage failures (a full disk, I/O errors, an
+    ///     unreadable segment, a full buffer), on the writer's queue.
+    /// - Throws: ``DurableStorageError``: ``DurableStorageError/isLockConflict`` when
+    ///   another queue, in this process or another, uses the directory; give each
+    ///   provider and process its own directory. Operation "creating" when the
+    ///   directory cannot be created.
     public convenience init(
         storage: DeliveryStorage,
         configuration: Configuration = Configuration(),
         errorHandler: (@Sendable (DurableStorageError) -> Void)? = nil
-    ) {
+    ) throws {
         var configuration = configuration
         let store: any SegmentStore
+        let location: String
         switch storage {
         case .directory(let url):
             store = FileSegmentStore(directory: url)
+            location = url.path
         case .memory(let limit):
             store = MemorySegmentStore()
+            location = "memory"
             configuration.maxBytes = limit
             configuration.maxAge = .seconds(Int64.max / 4)
         }
-        self.init(store: store, configuration: configuration, errorHandler: errorHandler)
+        try self.init(store: store, configuration: configuration, location: location, errorHandler: errorHandler)
     }
 
-    init(store: any SegmentStore, configuration: Configuration, errorHandler: (@Sendable (DurableStorageError) -> Void)?) {
+    init(
+        store: any SegmentStore, configuration: Configuration, clock: QueueClock = .system,
+        location: String = "memory", errorHandler: (@Sendable (DurableStorageError) -> Void)?
+    ) throws {
         var configuration = configuration
         configuration.segmentSize = max(4096, min(configuration.segmentSize, configuration.maxBytes / 4))
+        configuration.maxBufferedBytes = max(
+            configuration.maxBufferedBytes, configuration.maxRecordSize + RecordFraming.headerSize)
         self.configuration = configuration
+        try store.acquireLock()
         let state = LockedState(BufferState())
         self.state = state
-        self.writer = Writer(store: store, configuration: configuration, state: state, errorHandler: errorHandler)
-        ioQueue.async { [writer] in writer.recover() }
+        self.writer = Writer(
+            store: store, configuration: configuration, clock: clock, location: location, state: state,
+            errorHandler: errorHandler)
+        ioQueue.setSpecific(key: onWriterQueue, value: ())
+        ioQueue.async { [writer] in _ = writer.ensureReady() }
+    }
+
+    /// Writes what is buffered, saves the age stamps and gives the lock up, before
+    /// returning: a queue opened next on the directory finds it free.
+    deinit {
+        if DispatchQueue.getSpecific(key: onWriterQueue) != nil {
+            writer.close()
+        } else {
+            ioQueue.sync { writer.close() }
+        }
     }
 
     // MARK: Appending
@@ -63,7 +104,8 @@ public final class DurableQueue: Sendable {
     /// ``Configuration/syncInterval``.
     /// - Parameter payload: The record's bytes.
     /// - Returns: `false` when the record is longer than ``Configuration/maxRecordSize``
-    ///   (it is counted as ``DropReason/tooLarge``).
+    ///   (counted as ``DropReason/tooLarge``) or the buffer is full (counted as
+    ///   ``DropReason/bufferFull`` and reported to the error handler).
     @discardableResult
     public func append(_ payload: UnsafeRawBufferPointer) -> Bool {
         guard payload.count <= configuration.maxRecordSize else {
@@ -71,41 +113,51 @@ public final class DurableQueue: Sendable {
             return false
         }
         let crc = CRC32.checksum(payload)
-        let (delayed, urgent) = state.withLock { state -> (Bool, Bool) in
+        let limit = configuration.maxBufferedBytes
+        let outcome = state.withLock { state -> Outcome in
+            guard state.buffer.count + RecordFraming.headerSize + payload.count <= limit else {
+                return Self.refuse(1, in: &state)
+            }
             RecordFraming.append(payload, crc: crc, to: &state.buffer)
             return Self.noteAppended(1, to: &state, threshold: configuration.writeThreshold)
         }
-        scheduleWrite(delayed: delayed, urgent: urgent)
-        return true
+        handle(outcome)
+        return outcome.taken > 0
     }
 
-    /// Counts appended records; returns whether to schedule the writer, and whether now.
-    private static func noteAppended(_ count: Int, to state: inout BufferState, threshold: Int) -> (Bool, Bool) {
-        state.bufferedCount += count
-        state.appendedSequence += UInt64(count)
-        state.metrics.appended += count
-        let delayed = !state.isScheduled
-        state.isScheduled = true
-        let urgent = state.buffer.count >= threshold && !state.isUrgent
-        if urgent { state.isUrgent = true }
-        return (delayed, urgent)
+    /// Appends a record.
+    /// - Parameter payload: The record's bytes.
+    /// - Returns: `false` when the record is too long (``DropReason/tooLarge``) or the
+    ///   buffer is full (``DropReason/bufferFull``).
+    @discardableResult
+    public func append(_ payload: [UInt8]) -> Bool {
+        payload.withUnsafeBytes { append($0) }
     }
 
-    private func scheduleWrite(delayed: Bool, urgent: Bool) {
-        if urgent {
-            ioQueue.async { [writer] in writer.writeBuffered() }
-        } else if delayed {
-            ioQueue.asyncAfter(deadline: .now() + configuration.syncInterval.dispatchInterval) { [writer] in
-                writer.writeBuffered()
-            }
-        }
+    /// Appends a batch of records under one lock, without copying when nothing waits
+    /// for the writer. Leaves `batch` empty. The batch is taken whole while fewer than
+    /// ``Configuration/maxBufferedBytes`` wait (so the buffer may exceed the bound by
+    /// one batch), and refused whole otherwise, counted (``DropReason/bufferFull``) and
+    /// reported; ``waitForRoom()`` first makes it taken.
+    /// - Returns: The number of records taken: all of them or none.
+    @discardableResult
+    func append(_ batch: inout Batch) -> Int {
+        let taken = appendFramed(&batch.bytes, count: batch.count)
+        batch.count = 0
+        return taken
     }
 
     /// Appends records already framed with ``RecordFraming`` (checksums computed by the
     /// caller, outside the lock), all under one lock. Leaves `framed` empty.
-    func appendFramed(_ framed: inout [UInt8], count: Int) {
-        guard count > 0 else { return }
-        let (delayed, urgent) = state.withLock { state -> (Bool, Bool) in
+    /// - Returns: The number of records taken: all of them, or none when the buffer was full.
+    @discardableResult
+    func appendFramed(_ framed: inout [UInt8], count: Int) -> Int {
+        guard count > 0 else { return 0 }
+        let limit = configuration.maxBufferedBytes
+        let outcome = state.withLock { state -> Outcome in
+            // A batch is taken whole while the buffer is under the bound (which it may
+            // then exceed by this batch: callers bound their batches), refused otherwise.
+            guard state.buffer.count < limit else { return Self.refuse(count, in: &state) }
             if state.buffer.isEmpty {
                 swap(&state.buffer, &framed)
             } else {
@@ -114,19 +166,74 @@ public final class DurableQueue: Sendable {
             return Self.noteAppended(count, to: &state, threshold: configuration.writeThreshold)
         }
         framed.removeAll(keepingCapacity: true)
-        scheduleWrite(delayed: delayed, urgent: urgent)
+        handle(outcome)
+        return outcome.taken
     }
 
-    /// Appends a record.
-    /// - Parameter payload: The record's bytes.
-    /// - Returns: `false` when the record is too long (counted as ``DropReason/tooLarge``).
-    @discardableResult
-    public func append(_ payload: [UInt8]) -> Bool {
-        payload.withUnsafeBytes { append($0) }
+    /// What an append did, for the scheduling after the lock.
+    private struct Outcome {
+        var taken = 0
+        var delayed = false
+        var urgent = false
+        var reportFull = false
+    }
+
+    /// Counts appended records; says whether to schedule the writer, and whether now.
+    private static func noteAppended(_ count: Int, to state: inout BufferState, threshold: Int) -> Outcome {
+        state.bufferedCount += count
+        state.appendedSequence += UInt64(count)
+        state.metrics.appended += count
+        let delayed = !state.isScheduled
+        state.isScheduled = true
+        let urgent = state.buffer.count >= threshold && !state.isUrgent
+        if urgent { state.isUrgent = true }
+        return Outcome(taken: count, delayed: delayed, urgent: urgent)
+    }
+
+    /// Counts refused records; the first refusal until the writer drains is reported.
+    private static func refuse(_ count: Int, in state: inout BufferState) -> Outcome {
+        state.metrics.dropped[.bufferFull, default: 0] += count
+        let report = !state.isFullReported
+        state.isFullReported = true
+        return Outcome(reportFull: report)
+    }
+
+    private func handle(_ outcome: Outcome) {
+        if outcome.reportFull {
+            // The error handler runs on the writer's queue, never on the caller's thread.
+            // The writer is already due: at the write threshold or the sync interval.
+            ioQueue.async { [writer] in
+                writer.reportError(DurableStorageError(operation: "buffering", path: writer.location, code: ENOBUFS))
+            }
+        }
+        if outcome.urgent {
+            ioQueue.async { [writer] in writer.writeBuffered() }
+        } else if outcome.delayed {
+            ioQueue.asyncAfter(deadline: .now() + configuration.syncInterval.dispatchInterval) { [writer] in
+                writer.writeBuffered()
+            }
+        }
+    }
+
+    /// Returns once fewer than ``Configuration/maxBufferedBytes`` wait for the writer,
+    /// starting the writer at once if needed: for callers that prefer backpressure to
+    /// ``DropReason/bufferFull``. While the lock is released it waits for
+    /// ``reacquireLock()``.
+    public func waitForRoom() async {
+        let limit = configuration.maxBufferedBytes
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let room = state.withLock { state -> Bool in
+                guard state.buffer.count >= limit else { return true }
+                state.roomWaiters.append(continuation)
+                return false
+            }
+            if room { continuation.resume() } else { ioQueue.async { [writer] in writer.writeBuffered() } }
+        }
     }
 
     /// Waits until every record appended before the call is written and synced,
     /// or has failed to be (``DropReason/writeFailed``). Starts the writer at once.
+    /// While the lock is released it waits for ``reacquireLock()``.
     public func waitUntilPersisted() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let done = state.withLock { state -> Bool in
@@ -141,6 +248,7 @@ public final class DurableQueue: Sendable {
     // MARK: Reading and acknowledging
 
     /// Reads the oldest unacknowledged records, up to the limits; persisted ones only.
+    /// Stops before a segment that cannot be read yet. Empty while the lock is released.
     /// - Parameters:
     ///   - maxRecords: The most records to return.
     ///   - maxBytes: The most payload bytes to return; at least one record is returned.
@@ -151,19 +259,23 @@ public final class DurableQueue: Sendable {
         }
     }
 
-    /// Removes records for good: the server accepted them (or rejected them for good).
+    /// Removes records for good (the server accepted them, or rejected them for good),
+    /// durably: they do not come back after a crash or power loss.
     /// - Parameter records: Records from ``read(maxRecords:maxBytes:)``, the oldest first,
     ///   with none left out before them.
-    public func acknowledge(_ records: [Record]) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            ioQueue.async { [writer] in
-                writer.acknowledge(records[...])
-                continuation.resume()
-            }
+    /// - Returns: How many of them were removed now; records a cap already dropped
+    ///   are not counted again. 0 while the lock is released (they are read again later).
+    @discardableResult
+    public func acknowledge(_ records: [Record]) async -> Int {
+        await withCheckedContinuation { continuation in
+            ioQueue.async { [writer] in continuation.resume(returning: writer.acknowledge(records[...])) }
         }
     }
 
     /// Deletes every record, buffered or stored, and counts them (``DropReason/purged``).
+    /// When it returns, the deletion is durable: the cursor and the directory are
+    /// synced, so no purged record comes back after a power loss. While the lock is
+    /// released, the stored records are purged when it is reacquired.
     public func purge() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             ioQueue.async { [writer] in
@@ -171,6 +283,32 @@ public final class DurableQueue: Sendable {
                 continuation.resume()
             }
         }
+    }
+
+    // MARK: Lock
+
+    /// Gives the storage directory up, for an app about to be suspended (iOS kills a
+    /// suspended app that holds a file lock in an App Group container): writes and
+    /// syncs what is buffered, saves the age stamps, closes every file and unlocks.
+    /// Later appends stay buffered in memory, within ``Configuration/maxBufferedBytes``;
+    /// reads return nothing until ``reacquireLock()``.
+    public func releaseLock() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            ioQueue.async { [writer] in
+                writer.release()
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Takes the storage directory's lock back after ``releaseLock()`` (on the caller's
+    /// thread, after the writer's current work), then recovers from the directory, which
+    /// another process may have changed meanwhile, and writes what was buffered.
+    /// - Throws: ``DurableStorageError`` (``DurableStorageError/isLockConflict``) when
+    ///   another queue took the directory meanwhile; the queue stays released.
+    public func reacquireLock() throws {
+        try ioQueue.sync { try writer.reacquire() }
+        ioQueue.async { [writer] in writer.writeBuffered() }
     }
 
     /// What the queue counted so far.
@@ -188,7 +326,8 @@ public final class DurableQueue: Sendable {
         ioQueue.sync { writer.read(maxRecords: maxRecords, maxBytes: maxBytes) }
     }
 
-    func acknowledgeNow(_ records: ArraySlice<Record>) {
+    @discardableResult
+    func acknowledgeNow(_ records: ArraySlice<Record>) -> Int {
         ioQueue.sync { writer.acknowledge(records) }
     }
 
@@ -216,7 +355,10 @@ struct BufferState {
     var resolvedSequence: UInt64 = 0
     var isScheduled = false
     var isUrgent = false
+    /// A full buffer was reported; quiet until the writer drains it.
+    var isFullReported = false
     var waiters: [(UInt64, CheckedContinuation<Void, Never>)] = []
+    var roomWaiters: [CheckedContinuation<Void, Never>] = []
     var metrics = DurableQueue.Metrics()
     var persistHandler: (@Sendable (Int) -> Void)?
 }

@@ -70,7 +70,7 @@ public final class HTTPBatchProvider: AnalyticsProvider {
         self.configuration = configuration
         self.options = options
         let errorHandler = configuration.errorHandler
-        queue = DurableQueue(
+        queue = try DurableQueue(
             storage: storage, configuration: configuration.queue,
             errorHandler: { error in errorHandler?(.storage(error)) })
         let counters = LockedState(Metrics())
@@ -94,7 +94,7 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     // MARK: AnalyticsProvider
 
     /// Encodes the events and appends them to the durable queue; returns without
-    /// waiting for the disk unless more than 8 MiB wait for the writer.
+    /// waiting for the disk, once the queue's buffer has room (``DurableQueue/waitForRoom()``).
     /// - Parameter batch: Events in report order.
     public func receive(_ batch: [AnalyticsEnvelope]) async throws {
         var tooLarge = 0
@@ -117,13 +117,13 @@ public final class HTTPBatchProvider: AnalyticsProvider {
             }
         }
         // One lock and, when the writer's buffer is empty, no copy for the whole batch.
+        await queue.waitForRoom()
         queue.appendFramed(&framed, count: count)
         counters.withLock { metrics in
             metrics.queued += batch.count - tooLarge
             if tooLarge > 0 { metrics.dropped[.tooLarge, default: 0] += tooLarge }
         }
         if tooLarge > 0 { configuration.errorHandler?(.dropped(events: tooLarge, reason: .tooLarge)) }
-        if queue.metrics.bufferedBytes > 8 << 20 { await queue.waitUntilPersisted() }
     }
 
     /// Persists what was received, then uploads until nothing waits or an attempt
@@ -169,6 +169,7 @@ public final class HTTPBatchProvider: AnalyticsProvider {
             case .writeFailed: metrics.dropped[.writeFailed, default: 0] += count
             case .tooLarge: metrics.dropped[.tooLarge, default: 0] += count
             case .purged: metrics.dropped[.purged, default: 0] += count
+            case .bufferFull, .storageUnavailable: metrics.dropped[.writeFailed, default: 0] += count
             }
         }
         return metrics

@@ -48,14 +48,48 @@ enum RecordFraming {
             return available >= headerSize && available > remaining ? .incomplete(needed: headerSize) : .garbage
         }
         guard bytes[position] == marker.0, bytes[position + 1] == marker.1 else { return .garbage }
-        let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: position + 2, as: UInt32.self)))
-        guard length <= maxPayload, headerSize + length <= available else { return .garbage }
+        let rawLength = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: position + 2, as: UInt32.self))
+        guard let length = checkedLength(rawLength, maxPayload: maxPayload, available: available) else { return .garbage }
         guard headerSize + length <= remaining else { return .incomplete(needed: headerSize + length) }
         let crc = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: position + 6, as: UInt32.self))
         let start = position + headerSize
         let payload = UnsafeRawBufferPointer(rebasing: bytes[start..<start + length])
         guard CRC32.checksum(payload) == crc else { return .garbage }
         return .record(payload: start..<start + length, end: start + length)
+    }
+
+    /// A header's length field as an `Int`, or `nil` when it exceeds `maxPayload` or
+    /// the `available` bytes (header included). Compared as `UInt64` first: on a
+    /// 32-bit platform (watchOS's arm64_32) `Int(UInt32)` traps from 2^31 on, and no
+    /// bytes on disk may trap.
+    static func checkedLength(_ length: UInt32, maxPayload: Int, available: Int) -> Int? {
+        let wide = UInt64(length)
+        guard maxPayload >= 0, available >= headerSize, wide <= UInt64(maxPayload),
+            wide + UInt64(headerSize) <= UInt64(available)
+        else { return nil }
+        return Int(exactly: length)
+    }
+
+    /// The end of the framed records of `bytes` from `start` that fit in `limit`
+    /// bytes, and their number; with `atLeastOne`, the first record even if it does
+    /// not fit. Stops at anything that is not a whole record.
+    static func prefix(
+        of bytes: [UInt8], from start: Int, limit: Int, atLeastOne: Bool
+    ) -> (end: Int, records: Int) {
+        var end = start
+        var records = 0
+        bytes.withUnsafeBytes { raw in
+            while raw.count - end >= headerSize {
+                let rawLength = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: end + 2, as: UInt32.self))
+                guard let length = checkedLength(rawLength, maxPayload: .max - headerSize, available: raw.count - end)
+                else { break }
+                let next = end + headerSize + length
+                if (records > 0 || !atLeastOne) && next - start > limit { break }
+                end = next
+                records += 1
+            }
+        }
+        return (end, records)
     }
 
     /// What a whole-buffer scan found.

@@ -1,0 +1,214 @@
+import Foundation
+
+extension DurableQueue.Writer {
+    // MARK: Writing
+
+    /// Appends what is buffered to the active segment and syncs it. While the lock
+    /// is released it leaves the buffer alone; on unlisted storage it refuses it.
+    func writeBuffered() {
+        guard storage != .released, storage != .closed else { return }
+        let ready = ensureReady()
+        var bytes = spare
+        let (count, sequence, roomWaiters) = state.withLock { state in
+            swap(&bytes, &state.buffer)
+            let count = state.bufferedCount
+            state.bufferedCount = 0
+            state.isScheduled = false
+            state.isUrgent = false
+            state.isFullReported = false
+            let waiters = state.roomWaiters
+            state.roomWaiters.removeAll()
+            return (count, state.appendedSequence, waiters)
+        }
+        for waiter in roomWaiters { waiter.resume() }
+        guard count > 0 else {
+            spare = bytes
+            return
+        }
+        var persisted = 0
+        if ready {
+            let now = clock.now()
+            dropExpired(now: now)
+            // Segment-sized pieces, each written and synced, so a segment stays near
+            // `segmentSize` and can be deleted once acknowledged.
+            var start = 0
+            while start < bytes.count {
+                let (end, records) = RecordFraming.prefix(of: bytes, from: start, limit: pieceLimit(), atLeastOne: true)
+                guard end > start else { break }  // only this process frames the buffer; never spin
+                do {
+                    try write(bytes[start..<end], records: records, now: now)
+                } catch {
+                    reportError(error)
+                    break
+                }
+                persisted += records
+                start = end
+            }
+            saveStampsIfDue(now: now)
+        }
+        bytes.removeAll(keepingCapacity: true)
+        if bytes.capacity <= 4 << 20 { spare = bytes }
+        finish(
+            persisted: persisted, failed: count - persisted,
+            reason: ready ? .writeFailed : .storageUnavailable, sequence: sequence)
+    }
+
+    /// Room left in the active segment, at least one record's worth.
+    private func pieceLimit() -> Int {
+        guard let id = active, let segment = segments.last(where: { $0.id == id }) else { return configuration.segmentSize }
+        return max(configuration.segmentSize - segment.size, 1)
+    }
+
+    private func write(_ bytes: ArraySlice<UInt8>, records: Int, now: Int64) throws {
+        if let id = active, let index = segments.lastIndex(where: { $0.id == id }),
+            segments[index].size >= configuration.segmentSize
+        {
+            active = nil
+        }
+        dropForCapacity(adding: bytes.count)
+        if active == nil { try createSegment(now: now) }
+        guard let id = active, let index = segments.lastIndex(where: { $0.id == id }) else { return }
+        let offset = segments[index].size
+        do {
+            try bytes.withUnsafeBytes { try store.write($0, to: id, at: offset) }
+            try store.sync(id)
+        } catch {
+            // Cut the torn tail off; if even that fails, never write behind it again.
+            do { try store.truncate(id, to: offset) } catch { active = nil }
+            throw error
+        }
+        segments[index].size += bytes.count
+        segments[index].newest = now
+        segments[index].unacknowledged += records
+        storedBytes += bytes.count
+    }
+
+    /// Creates the next segment with a number no file has (`O_EXCL`: a file the
+    /// listing missed is skipped, never written over) and makes its name durable.
+    private func createSegment(now: Int64) throws {
+        var id = nextID
+        var attempt = 0
+        while true {
+            do {
+                try store.create(id)
+                break
+            } catch let error as DurableStorageError where error.code == EEXIST && attempt < 1000 {
+                id &+= 1
+                attempt += 1
+            }
+        }
+        nextID = id &+ 1
+        do { try store.syncDirectory() } catch {
+            // Records in a file whose name may vanish would not be accepted.
+            try? store.remove(id)
+            throw error
+        }
+        segments.append(Segment(id: id, size: 0, unacknowledged: 0, newest: now))
+        active = id
+    }
+
+    private func finish(persisted: Int, failed: Int, reason: DurableQueue.DropReason, sequence: UInt64) {
+        let stored = storedBytes
+        let (ready, handler, backlog) = state.withLock { state in
+            if failed > 0 { state.metrics.dropped[reason, default: 0] += failed }
+            state.metrics.persisted += persisted
+            state.metrics.backlog += persisted
+            state.metrics.storedBytes = stored
+            state.resolvedSequence = sequence
+            var ready: [CheckedContinuation<Void, Never>] = []
+            state.waiters.removeAll { waiter in
+                guard waiter.0 <= sequence else { return false }
+                ready.append(waiter.1)
+                return true
+            }
+            return (ready, state.persistHandler, state.metrics.backlog)
+        }
+        for continuation in ready { continuation.resume() }
+        handler?(backlog)
+    }
+
+    // MARK: Caps
+
+    func dropExpired(now: Int64) {
+        let maxAge = configuration.maxAge.saturatingNanoseconds
+        while let oldest = segments.first, now &- oldest.newest > maxAge {
+            drop(at: 0, reason: .age)
+        }
+    }
+
+    func dropForCapacity(adding count: Int) {
+        while storedBytes + count > configuration.maxBytes, !segments.isEmpty {
+            drop(at: 0, reason: .capacity)
+        }
+    }
+
+    private func drop(at index: Int, reason: DurableQueue.DropReason) {
+        let segment = segments.remove(at: index)
+        if segment.id == active { active = nil }
+        try? store.remove(segment.id)
+        storedBytes -= segment.size
+        if segment.isUnread { reportedUnreadable.remove(segment.id) }
+        let stored = storedBytes
+        state.withLock { state in
+            state.metrics.dropped[reason, default: 0] += segment.unacknowledged
+            state.metrics.backlog -= segment.unacknowledged
+            state.metrics.storedBytes = stored
+            if segment.isUnread {
+                state.metrics.unreadableSegments -= 1
+                state.metrics.droppedUnreadableSegments += 1
+            }
+        }
+    }
+
+    // MARK: Purging
+
+    /// Deletes every record, buffered or stored, and counts them. On storage that
+    /// cannot be used now it empties the buffer and purges the disk at the next
+    /// recovery, before anything appended later is written.
+    func purge() {
+        let (sequence, roomWaiters) = state.withLock { state in
+            let count = state.bufferedCount
+            state.buffer.removeAll(keepingCapacity: true)
+            state.bufferedCount = 0
+            state.metrics.dropped[.purged, default: 0] += count
+            let waiters = state.roomWaiters
+            state.roomWaiters.removeAll()
+            return (state.appendedSequence, waiters)
+        }
+        for waiter in roomWaiters { waiter.resume() }
+        if storage != .released && storage != .closed && ensureReady() {
+            purgeStorage()
+        } else {
+            purgePending = true
+        }
+        finish(persisted: 0, failed: 0, reason: .writeFailed, sequence: sequence)
+    }
+
+    /// Deletes every segment durably: the cursor moves past every segment and is
+    /// synced with the directory before the segments go, and the deletions are synced
+    /// after, so that no purged record comes back after a power loss.
+    func purgeStorage() {
+        purgePending = false
+        let stored = segments.reduce(0) { $0 + $1.unacknowledged }
+        cursor = Cursor(segment: nextID, offset: 0)
+        nextID &+= 1
+        do {
+            try store.storeState(Self.encode(cursor), as: .cursor)
+            try store.syncDirectory()
+        } catch { reportError(error) }
+        for segment in segments {
+            do { try store.remove(segment.id) } catch { reportError(error) }
+        }
+        do { try store.syncDirectory() } catch { reportError(error) }
+        segments.removeAll()
+        storedBytes = 0
+        active = nil
+        reportedUnreadable.removeAll()
+        state.withLock { state in
+            state.metrics.dropped[.purged, default: 0] += stored
+            state.metrics.backlog = 0
+            state.metrics.storedBytes = 0
+            state.metrics.unreadableSegments = 0
+        }
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Segments as files `<16 hex digits>.seg` in a directory, the state files
+/// `cursor` and `stamps` beside them, and `lock`, which the queue holds with
+/// `flock(LOCK_EX | LOCK_NB)` while it uses the directory.
+///
+/// `flock` locks belong to an open file description, so a second queue on the same
+/// directory conflicts whether it is in another process or in this one.
+/// Owned by one queue: its writer queue, and the initializer before that.
+final class FileSegmentStore: SegmentStore {
+    let directory: URL
+    private var descriptors: [UInt64: Int32] = [:]
+    private var lockDescriptor: Int32 = -1
+    private var directoryDescriptor: Int32 = -1
+
+    init(directory: URL) {
+        self.directory = directory
+    }
+
+    deinit {
+        releaseLock()
+    }
+
+    private func path(_ id: UInt64) -> String {
+        let hex = String(id, radix: 16)
+        return directory.appendingPathComponent(String(repeating: "0", count: max(0, 16 - hex.count)) + hex + ".seg").path
+    }
+
+    private func path(_ file: StateFile) -> String {
+        directory.appendingPathComponent(file.rawValue).path
+    }
+
+    /// Reads `errno` before the path is built: building a string may change it.
+    private func fail(_ operation: String, _ path: @autoclosure () -> String) -> DurableStorageError {
+        let code = errno
+        return DurableStorageError(operation: operation, path: path(), code: code)
+    }
+
+    // MARK: Lock
+
+    func acquireLock() throws {
+        guard lockDescriptor < 0 else { return }
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw DurableStorageError(operation: "creating", path: directory.path, code: EACCES)
+        }
+        let lockPath = directory.appendingPathComponent("lock").path
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw fail("locking", lockPath) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let error = fail("locking", directory.path)
+            close(descriptor)
+            throw error
+        }
+        lockDescriptor = descriptor
+    }
+
+    func releaseLock() {
+        for descriptor in descriptors.values { close(descriptor) }
+        descriptors.removeAll()
+        if directoryDescriptor >= 0 { close(directoryDescriptor) }
+        directoryDescriptor = -1
+        // Closing the only descriptor of the open file description releases the lock.
+        if lockDescriptor >= 0 { close(lockDescriptor) }
+        lockDescriptor = -1
+    }
+
+    // MARK: Directory
+
+    func segmentIDs() throws -> [UInt64] {
+        guard let stream = opendir(directory.path) else { throw fail("listing", directory.path) }
+        defer { closedir(stream) }
+        var ids: [UInt64] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                if errno != 0 { throw fail("listing", directory.path) }
+                break
+            }
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+            }
+            guard name.hasSuffix(".seg"), name.utf8.count == 20, let id = UInt64(name.dropLast(4), radix: 16) else { continue }
+            ids.append(id)
+        }
+        return ids.sorted()
+    }
+
+    func syncDirectory() throws {
+        if directoryDescriptor < 0 {
+            directoryDescriptor = open(directory.path, O_RDONLY | O_CLOEXEC)
+            guard directoryDescriptor >= 0 else { throw fail("syncing", directory.path) }
+        }
+        guard fsync(directoryDescriptor) == 0 else { throw fail("syncing", directory.path) }
+    }
+
+    // MARK: Segments
+
+    private func descriptor(_ id: UInt64) throws -> Int32 {
+        if let descriptor = descriptors[id] { return descriptor }
+        let path = path(id)
+        let descriptor = open(path, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { throw fail("opening", path) }
+        descriptors[id] = descriptor
+        return descriptor
+    }
+
+    func contents(of id: UInt64) throws -> [UInt8] {
+        let descriptor = try descriptor(id)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw fail("reading", path(id)) }
+        // A size beyond Int (a 32-bit device) cannot be a segment this queue wrote.
+        guard let size = Int(exactly: info.st_size) else {
+            throw DurableStorageError(operation: "reading", path: path(id), code: EFBIG)
+        }
+        return try read(id, at: 0, count: size)
+    }
+
+    func size(of id: UInt64) -> Int? {
+        var info = stat()
+        guard stat(path(id), &info) == 0 else { return nil }
+        return Int(exactly: info.st_size)
+    }
+
+    func create(_ id: UInt64) throws {
+        let path = path(id)
+        // O_EXCL: a segment that exists (a listing that missed it) is never written over.
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw fail("creating", path) }
+        descriptors[id] = descriptor
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer, to id: UInt64, at offset: Int) throws {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        let descriptor = try descriptor(id)
+        var written = 0
+        while written < bytes.count {
+            let result = pwrite(descriptor, base + written, bytes.count - written, off_t(offset + written))
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw fail("writing", path(id))
+            }
+            written += result
+        }
+    }
+
+    func sync(_ id: UInt64) throws {
+        let descriptor = try descriptor(id)
+        try Self.fullSync(descriptor) { fail("syncing", path(id)) }
+    }
+
+    private static func fullSync(_ descriptor: Int32, _ failure: () -> DurableStorageError) throws {
+        #if canImport(Darwin)
+        // fsync on Apple platforms leaves data in the drive's cache; F_FULLFSYNC does not.
+        if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
+        #endif
+        guard fsync(descriptor) == 0 else { throw failure() }
+    }
+
+    func truncate(_ id: UInt64, to size: Int) throws {
+        let descriptor = try descriptor(id)
+        guard ftruncate(descriptor, off_t(size)) == 0 else { throw fail("truncating", path(id)) }
+    }
+
+    func read(_ id: UInt64, at offset: Int, count: Int) throws -> [UInt8] {
+        let descriptor = try descriptor(id)
+        guard count > 0 else { return [] }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var total = 0
+        try bytes.withUnsafeMutableBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            while total < count {
+                let result = pread(descriptor, base + total, count - total, off_t(offset + total))
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    throw fail("reading", path(id))
+                }
+                if result == 0 { break }
+                total += result
+            }
+        }
+        bytes.removeLast(count - total)
+        return bytes
+    }
+
+    func remove(_ id: UInt64) throws {
+        if let descriptor = descriptors.removeValue(forKey: id) { close(descriptor) }
+        let path = path(id)
+        guard unlink(path) == 0 || errno == ENOENT else { throw fail("deleting", path) }
+    }
+
+    // MARK: State files
+
+    func loadState(_ file: StateFile) -> [UInt8]? {
+        FileManager.default.contents(atPath: path(file)).map { Array($0) }
+    }
+
+    func storeState(_ bytes: [UInt8], as file: StateFile) throws {
+        let final = path(file)
+        let temporary = final + ".tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw fail("writing", temporary) }
+        defer { close(descriptor) }
+        let written = bytes.withUnsafeBytes { writeAll(descriptor, $0) }
+        guard written == bytes.count else { throw fail("writing", temporary) }
+        try Self.fullSync(descriptor) { fail("writing", temporary) }
+        guard rename(temporary, final) == 0 else { throw fail("renaming", temporary) }
+    }
+}
+
+/// `write(2)` outside the store, whose own `write` method would shadow it.
+private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    write(descriptor, bytes.baseAddress, bytes.count)
+}
