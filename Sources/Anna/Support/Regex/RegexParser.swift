@@ -1,0 +1,330 @@
+/// Parses the regular-expression syntax tracking specs use into a ``RegexNode`` tree.
+///
+/// Supported: literals; `.`; the escapes `\d \w \s \D \W \S`, `\t \n \r \f \a \e`,
+/// `\xhh`, `\x{h…}`, `\uhhhh` and any escaped punctuation (`\.`, `\\`, `\(`…);
+/// classes `[a-z0-9_]` and `[^…]` holding ranges, single scalars and those escapes;
+/// the anchors `^` and `$`; groups `( )`, `(?: )` and `(?<name> )`; alternation `|`;
+/// the quantifiers `* + ? {m} {m,} {m,n}` (at most ``maximumCount``) and their lazy
+/// forms, which match the same strings. Everything else (backreferences, lookaround,
+/// atomic groups, possessive quantifiers, flags, word boundaries, Unicode properties)
+/// is an error at its offset, as is nesting deeper than ``maximumDepth``.
+///
+/// A value type; each `parse` call owns its own state.
+package struct RegexParser {
+    /// The largest count a `{m,n}` quantifier may use.
+    package static let maximumCount = 1000
+    /// The deepest nesting of groups accepted; bounds recursion.
+    package static let maximumDepth = 64
+
+    private let scalars: [Unicode.Scalar]
+    private var index = 0
+
+    private init(_ pattern: String) {
+        scalars = Array(pattern.unicodeScalars)
+    }
+
+    /// Parses a pattern.
+    /// - Parameter pattern: The regular expression.
+    /// - Returns: Its syntax tree.
+    /// - Throws: ``RegexSyntaxError`` at the first problem.
+    package static func parse(_ pattern: String) throws(RegexSyntaxError) -> RegexNode {
+        var parser = RegexParser(pattern)
+        let node = try parser.alternation(depth: 0)
+        if parser.index < parser.scalars.count {
+            // Only an unmatched `)` stops the top level early.
+            throw RegexSyntaxError("')' has no matching '('; remove it or escape it as \\)", at: parser.index)
+        }
+        return node
+    }
+
+    private var current: Unicode.Scalar? { index < scalars.count ? scalars[index] : nil }
+
+    private func peek(_ distance: Int) -> Unicode.Scalar? {
+        index + distance < scalars.count ? scalars[index + distance] : nil
+    }
+
+    private mutating func alternation(depth: Int) throws(RegexSyntaxError) -> RegexNode {
+        let start = index
+        var branches = [try concatenation(depth: depth)]
+        while current == "|" {
+            index += 1
+            branches.append(try concatenation(depth: depth))
+        }
+        return branches.count == 1 ? branches[0] : RegexNode(.alternation(branches), at: start)
+    }
+
+    private mutating func concatenation(depth: Int) throws(RegexSyntaxError) -> RegexNode {
+        let start = index
+        var items: [RegexNode] = []
+        while let scalar = current, scalar != "|", scalar != ")" {
+            items.append(try quantified(depth: depth))
+        }
+        switch items.count {
+        case 0: return RegexNode(.empty, at: start)
+        case 1: return items[0]
+        default: return RegexNode(.concatenation(items), at: start)
+        }
+    }
+
+    private mutating func quantified(depth: Int) throws(RegexSyntaxError) -> RegexNode {
+        let start = index
+        let atom = try self.atom(depth: depth)
+        guard let bounds = try quantifier() else { return atom }
+        switch atom.kind {
+        case .start, .end:
+            throw RegexSyntaxError("an anchor cannot be repeated; remove the quantifier after '\(scalars[start])'", at: start)
+        default: break
+        }
+        if current == "?" {
+            index += 1  // Lazy: the same strings match, and only match or no match matters.
+        } else if current == "+" {
+            throw RegexSyntaxError("possessive quantifiers (like a*+) are not supported; remove the second '+'", at: index)
+        }
+        if let scalar = current, scalar == "*" || scalar == "+" || scalar == "?" || scalar == "{" {
+            throw RegexSyntaxError("a quantifier cannot follow another; group the first, e.g. (a{2}){3}", at: index)
+        }
+        return RegexNode(.repetition(atom, min: bounds.min, max: bounds.max), at: start)
+    }
+
+    /// Reads `* + ? {m} {m,} {m,n}`, or returns `nil` if none follows.
+    private mutating func quantifier() throws(RegexSyntaxError) -> (min: Int, max: Int?)? {
+        switch current {
+        case "*": index += 1; return (0, nil)
+        case "+": index += 1; return (1, nil)
+        case "?": index += 1; return (0, 1)
+        case "{":
+            let start = index
+            index += 1
+            guard let min = number() else {
+                throw RegexSyntaxError("'{' starts a repetition like {2} or {2,5}; to match a brace, escape it as \\{", at: start)
+            }
+            var max: Int? = min
+            if current == "," {
+                index += 1
+                max = current == "}" ? nil : number()
+                if max == nil, current != "}" {
+                    throw RegexSyntaxError("'{' starts a repetition like {2} or {2,5}; to match a brace, escape it as \\{", at: start)
+                }
+            }
+            guard current == "}" else {
+                throw RegexSyntaxError("'{' starts a repetition like {2} or {2,5}; to match a brace, escape it as \\{", at: start)
+            }
+            index += 1
+            if min > Self.maximumCount || (max ?? 0) > Self.maximumCount {
+                throw RegexSyntaxError("repetition counts above \(Self.maximumCount) are not supported; use a smaller count or maxLength", at: start)
+            }
+            if let max, max < min {
+                throw RegexSyntaxError("the repetition {\(min),\(max)} has its larger count first; swap them", at: start)
+            }
+            return (min, max)
+        default:
+            return nil
+        }
+    }
+
+    /// Decimal digits, capped so that a long run cannot overflow.
+    private mutating func number() -> Int? {
+        var value: Int?
+        while let scalar = current, let digit = Self.digitValue(scalar, radix: 10) {
+            value = Swift.min((value ?? 0) * 10 + digit, 1_000_000)
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func atom(depth: Int) throws(RegexSyntaxError) -> RegexNode {
+        let start = index
+        guard let scalar = current else { return RegexNode(.empty, at: start) }
+        index += 1
+        switch scalar {
+        case "(": return try group(at: start, depth: depth)
+        case "[": return RegexNode(.set(try characterClass(at: start)), at: start)
+        case ".": return RegexNode(.set(.dot), at: start)
+        case "^": return RegexNode(.start, at: start)
+        case "$": return RegexNode(.end, at: start)
+        case "\\":
+            switch try escape(at: start, inClass: false) {
+            case .scalar(let literal): return RegexNode(.literal(literal), at: start)
+            case .set(let set): return RegexNode(.set(set), at: start)
+            }
+        case "*", "+", "?":
+            throw RegexSyntaxError("'\(scalar)' has nothing to repeat; escape it as \\\(scalar) to match it", at: start)
+        case "{" where Self.digitValue(current ?? " ", radix: 10) != nil:
+            throw RegexSyntaxError("'{' has nothing to repeat; escape it as \\{ to match it", at: start)
+        default:
+            return RegexNode(.literal(scalar), at: start)
+        }
+    }
+
+    private mutating func group(at start: Int, depth: Int) throws(RegexSyntaxError) -> RegexNode {
+        guard depth < Self.maximumDepth else {
+            throw RegexSyntaxError("groups nest deeper than \(Self.maximumDepth) levels; simplify the pattern", at: start)
+        }
+        if current == "?" {
+            index += 1
+            switch (current, peek(1)) {
+            case (":", _): index += 1
+            case ("=", _), ("!", _):
+                throw RegexSyntaxError("lookahead ((?=…) and (?!…)) is not supported; match the text itself, or check it in code", at: start)
+            case ("<", "="), ("<", "!"):
+                throw RegexSyntaxError("lookbehind ((?<=…) and (?<!…)) is not supported; match the text itself, or check it in code", at: start)
+            case ("<", _), ("P", "<"):
+                // A named group: matches as a plain group.
+                guard let close = scalars[index...].firstIndex(of: ">") else {
+                    throw RegexSyntaxError("the group name has no closing '>'", at: start)
+                }
+                index = close + 1
+            case (">", _):
+                throw RegexSyntaxError("atomic groups ((?>…)) are not supported; use a plain group", at: start)
+            default:
+                throw RegexSyntaxError("'(?' starts a group option, which is not supported; use (…) or (?:…)", at: start)
+            }
+        }
+        let body = try alternation(depth: depth + 1)
+        guard current == ")" else {
+            throw RegexSyntaxError("'(' has no matching ')'; close the group or escape it as \\(", at: start)
+        }
+        index += 1
+        return body
+    }
+
+    private enum Escape {
+        case scalar(Unicode.Scalar)
+        case set(RegexCharacterSet)
+    }
+
+    /// Reads what follows a `\` at `start`.
+    private mutating func escape(at start: Int, inClass: Bool) throws(RegexSyntaxError) -> Escape {
+        guard let scalar = current else {
+            throw RegexSyntaxError("the pattern ends with a lone '\\'; write \\\\ to match a backslash", at: start)
+        }
+        index += 1
+        switch scalar {
+        case "d": return .set(RegexCharacterSet(.digit, negated: false))
+        case "D": return .set(RegexCharacterSet(.digit, negated: true))
+        case "w": return .set(RegexCharacterSet(.word, negated: false))
+        case "W": return .set(RegexCharacterSet(.word, negated: true))
+        case "s": return .set(RegexCharacterSet(.space, negated: false))
+        case "S": return .set(RegexCharacterSet(.space, negated: true))
+        case "t": return .scalar("\t")
+        case "n": return .scalar("\n")
+        case "r": return .scalar("\r")
+        case "f": return .scalar("\u{0C}")
+        case "a": return .scalar("\u{07}")
+        case "e": return .scalar("\u{1B}")
+        case "x", "u": return .scalar(try hexEscape(scalar, at: start))
+        case "1"..."9":
+            throw RegexSyntaxError("backreferences (\\\(scalar)) are not supported; repeat the group's pattern instead", at: start)
+        case "0":
+            throw RegexSyntaxError("octal escapes (\\0…) are not supported; use \\x{…} instead", at: start)
+        case "b" where !inClass, "B", "A", "z", "Z", "G":
+            throw RegexSyntaxError("the assertion \\\(scalar) is not supported; use ^ or $, or match the characters themselves", at: start)
+        case "p", "P":
+            throw RegexSyntaxError("Unicode property classes (\\\(scalar){…}) are not supported; list the characters in a class like [a-z]", at: start)
+        case "k", "g":
+            throw RegexSyntaxError("backreferences (\\\(scalar)) are not supported; repeat the group's pattern instead", at: start)
+        default:
+            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                throw RegexSyntaxError("unknown escape '\\\(scalar)'; remove the backslash, or escape only punctuation", at: start)
+            }
+            return .scalar(scalar)
+        }
+    }
+
+    /// `\xhh`, `\x{h…}` or `\uhhhh`, after the letter.
+    private mutating func hexEscape(_ letter: Unicode.Scalar, at start: Int) throws(RegexSyntaxError) -> Unicode.Scalar {
+        var value: UInt32 = 0
+        var digits = 0
+        if letter == "x", current == "{" {
+            index += 1
+            while let scalar = current, let digit = Self.digitValue(scalar, radix: 16), digits < 8 {
+                value = value * 16 + UInt32(digit)
+                digits += 1
+                index += 1
+            }
+            guard digits > 0, current == "}" else {
+                throw RegexSyntaxError("\\x{…} takes hexadecimal digits and a closing '}', e.g. \\x{E9}", at: start)
+            }
+            index += 1
+        } else {
+            let count = letter == "x" ? 2 : 4
+            while digits < count, let scalar = current, let digit = Self.digitValue(scalar, radix: 16) {
+                value = value * 16 + UInt32(digit)
+                digits += 1
+                index += 1
+            }
+            guard digits == count else {
+                throw RegexSyntaxError("\\\(letter) takes \(count) hexadecimal digits, e.g. \(letter == "x" ? "\\x41" : "\\u00E9")", at: start)
+            }
+        }
+        guard let scalar = Unicode.Scalar(value) else {
+            throw RegexSyntaxError("the escape names no Unicode scalar; use one from 0 to 10FFFF, outside D800–DFFF", at: start)
+        }
+        return scalar
+    }
+
+    /// Reads a class after its `[` at `start`.
+    private mutating func characterClass(at start: Int) throws(RegexSyntaxError) -> RegexCharacterSet {
+        var set = RegexCharacterSet()
+        if current == "^" {
+            set.isNegated = true
+            index += 1
+        }
+        var isFirst = true
+        while true {
+            guard let scalar = current else {
+                throw RegexSyntaxError("'[' has no matching ']'; close the class or escape it as \\[", at: start)
+            }
+            if scalar == "]" {
+                if isFirst {
+                    throw RegexSyntaxError("the class is empty; to match ']', escape it as \\]", at: start)
+                }
+                index += 1
+                return set
+            }
+            isFirst = false
+            let itemStart = index
+            if scalar == "[" {
+                throw RegexSyntaxError("nested classes and POSIX classes like [:alpha:] are not supported; escape '[' as \\[", at: itemStart)
+            }
+            guard let low = try classItem(into: &set) else { continue }
+            // A range `a-z`; a '-' before ']' or at the start is a literal.
+            if current == "-", let next = peek(1), next != "]" {
+                index += 1
+                let highStart = index
+                guard let high = try classItem(into: &set) else {
+                    throw RegexSyntaxError("a range cannot end with a class like \\d; escape '-' as \\-", at: highStart)
+                }
+                guard low.value <= high.value else {
+                    throw RegexSyntaxError("the range \(low)-\(high) runs backwards; swap its ends", at: itemStart)
+                }
+                set.ranges.append(low.value...high.value)
+            } else {
+                set.ranges.append(low.value...low.value)
+            }
+        }
+    }
+
+    /// One scalar of a class, or `nil` after adding a class escape like `\d` to `set`.
+    private mutating func classItem(into set: inout RegexCharacterSet) throws(RegexSyntaxError) -> Unicode.Scalar? {
+        guard let scalar = current else { return nil }
+        let start = index
+        index += 1
+        guard scalar == "\\" else { return scalar }
+        if current == "b" {
+            index += 1
+            return "\u{08}"
+        }
+        switch try escape(at: start, inClass: true) {
+        case .scalar(let literal): return literal
+        case .set(let inner):
+            set.classes.append(contentsOf: inner.classes)
+            return nil
+        }
+    }
+
+    private static func digitValue(_ scalar: Unicode.Scalar, radix: Int) -> Int? {
+        guard scalar.isASCII, let value = Int(String(scalar), radix: radix) else { return nil }
+        return value
+    }
+}
