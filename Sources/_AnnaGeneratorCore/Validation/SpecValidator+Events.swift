@@ -205,7 +205,7 @@ extension SpecValidationPass {
             let syntax = try RegexParser.parse(pattern)
             _ = try RegexProgram(syntax)
             if let hazard = RegexHazard.find(in: syntax) {
-                context.error("'pattern' of \(owner) \(hazard)", at: Self.location(of: hazard.offset, in: pattern, at: node))
+                context.error("'pattern' of \(owner) \(hazard.message(in: pattern))", at: Self.location(of: hazard.offset, in: pattern, at: node))
                 return false
             }
             return true

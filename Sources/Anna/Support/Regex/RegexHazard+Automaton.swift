@@ -9,8 +9,8 @@ extension RegexHazard {
     struct PositionAutomaton {
         struct Edge {
             var target: Int
-            /// The offset of the repetition that loops back here, if any.
-            var loop: Int?
+            /// Where the repetition that loops back here is written, if any.
+            var loop: Range<Int>?
         }
 
         struct Summary {
@@ -23,7 +23,7 @@ extension RegexHazard {
         var sets: [RegexCharacterSet] = [RegexCharacterSet()]
         var edges: [[Edge]] = [[]]
 
-        mutating func addEdge(from source: Int, to target: Int, loop: Int?) {
+        mutating func addEdge(from source: Int, to target: Int, loop: Range<Int>?) {
             edges[source].append(Edge(target: target, loop: loop))
         }
 
@@ -70,7 +70,7 @@ extension RegexHazard {
                 var result = build(body)
                 if max == nil || (max ?? 0) > 1 {
                     for source in result.last {
-                        for target in result.first { addEdge(from: source, to: target, loop: node.offset) }
+                        for target in result.first { addEdge(from: source, to: target, loop: node.range) }
                     }
                 }
                 if min == 0 { result.nullable = true }
@@ -82,10 +82,10 @@ extension RegexHazard {
         /// visits an off-diagonal state or takes two different edges at once.
         func exponentialAmbiguity() -> RegexHazard? {
             let count = sets.count
-            guard count - 1 <= RegexHazard.maximumPositions else { return RegexHazard(kind: .tooComplex, offset: 0) }
+            guard count - 1 <= RegexHazard.maximumPositions else { return RegexHazard(kind: .tooComplex, range: 0..<0) }
             let edgeCount = edges.reduce(0) { $0 + $1.count }
             guard edgeCount * edgeCount <= RegexHazard.maximumProductEdges else {
-                return RegexHazard(kind: .tooComplex, offset: 0)
+                return RegexHazard(kind: .tooComplex, range: 0..<0)
             }
             var overlaps = [Bool](repeating: false, count: count * count)
             for first in 1..<max(count, 1) {
@@ -108,9 +108,9 @@ extension RegexHazard {
 
         /// Successors of product state `node` (p * states + q): target, whether the
         /// two edges differ, and the loop offsets the two edges carry.
-        func successors(of node: Int) -> [(target: Int, divergent: Bool, loops: (Int?, Int?))] {
+        func successors(of node: Int) -> [(target: Int, divergent: Bool, loops: (Range<Int>?, Range<Int>?))] {
             let (p, q) = (node / states, node % states)
-            var result: [(target: Int, divergent: Bool, loops: (Int?, Int?))] = []
+            var result: [(target: Int, divergent: Bool, loops: (Range<Int>?, Range<Int>?))] = []
             for (i, first) in edges[p].enumerated() {
                 for (j, second) in edges[q].enumerated() where overlaps[first.target * states + second.target] {
                     let divergent = p != q || i != j
@@ -132,7 +132,7 @@ extension RegexHazard {
 
             struct Frame {
                 var node: Int
-                var successors: [(target: Int, divergent: Bool, loops: (Int?, Int?))]
+                var successors: [(target: Int, divergent: Bool, loops: (Range<Int>?, Range<Int>?))]
                 var next = 0
             }
             // Only states reachable from the start pair matter.
@@ -175,7 +175,7 @@ extension RegexHazard {
             // Per component: a diagonal state, and an off-diagonal state or a divergent edge.
             var hasDiagonal = [Bool](repeating: false, count: components)
             var isAmbiguous = [Bool](repeating: false, count: components)
-            var loops = [Set<Int>](repeating: [], count: components)
+            var loops = [Set<Range<Int>>](repeating: [], count: components)
             for node in 0..<total where component[node] >= 0 {
                 if node / states == node % states { hasDiagonal[component[node]] = true }
             }
@@ -190,9 +190,10 @@ extension RegexHazard {
             // Report the component whose repetition starts first in the pattern.
             var found: RegexHazard?
             for own in 0..<components where hasDiagonal[own] && isAmbiguous[own] {
-                let offset = loops[own].min() ?? 0
+                // The outermost repetition: the first to start, the longest of those.
+                guard let range = loops[own].min(by: { ($0.lowerBound, -$0.count) < ($1.lowerBound, -$1.count) }) else { continue }
                 let kind: Kind = loops[own].count > 1 ? .nestedQuantifiers : .overlappingAlternatives
-                if found == nil || offset < (found?.offset ?? 0) { found = RegexHazard(kind: kind, offset: offset) }
+                if found == nil || range.lowerBound < (found?.offset ?? 0) { found = RegexHazard(kind: kind, range: range) }
             }
             return found
         }

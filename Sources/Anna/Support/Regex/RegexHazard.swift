@@ -20,18 +20,35 @@ package struct RegexHazard: Sendable, Hashable, CustomStringConvertible {
 
     /// Which form was found.
     package var kind: Kind
-    /// Where the repeated part starts in the pattern, in Unicode scalars from 0.
-    package var offset: Int
+    /// Where the repetition is written in the pattern, in Unicode scalars from 0.
+    package var range: Range<Int>
+
+    /// Where the repetition starts in the pattern.
+    package var offset: Int { range.lowerBound }
 
     /// What is wrong and what to do, to follow "'pattern' of … ".
-    package var description: String {
+    package var description: String { message(in: nil) }
+
+    /// What is wrong and what to do, quoting the repetition from `pattern`.
+    /// - Parameter pattern: The pattern the hazard was found in, or `nil`.
+    /// - Returns: A message to follow "'pattern' of … ".
+    package func message(in pattern: String?) -> String {
+        var quoted: String?
+        if let pattern {
+            let scalars = Array(pattern.unicodeScalars)
+            if range.upperBound <= scalars.count, !range.isEmpty {
+                var text = String.UnicodeScalarView()
+                text.append(contentsOf: scalars[range])
+                quoted = "'\(String(text))'"
+            }
+        }
         switch kind {
         case .nestedQuantifiers:
-            "nests quantifiers: the part repeated here is itself repeated inside, so a backtracking matcher can take exponential time (like (a+)+); repeat it once, e.g. a+ instead of (a+)+"
+            return "nests quantifiers in \(quoted ?? "a repetition (like (a+)+)"), so text splits between the inner and outer repetition in exponentially many ways and stalls backtracking matchers; repeat once, e.g. a+ instead of (a+)+"
         case .overlappingAlternatives:
-            "repeats alternatives that can match the same text, so a backtracking matcher can take exponential time (like (a|a)* or (\\w|\\d)+); make them exclusive, e.g. \\w+ instead of (\\w|\\d)+"
+            return "repeats \(quoted ?? "a part (like (a|a)* or (\\w|\\d)+)") whose alternatives can match the same text, so text splits between the repetitions in exponentially many ways and stalls backtracking matchers; make the alternatives exclusive, e.g. \\w+ instead of (\\w|\\d)+"
         case .tooComplex:
-            "has too many parts to check for forms that are slow to match; simplify it"
+            return "has too many parts to check for forms that stall backtracking matchers; simplify it"
         }
     }
 

@@ -25,13 +25,16 @@ package struct RegexNode: Sendable, Hashable {
 
     /// What the node matches.
     package var kind: Kind
-    /// Where the node starts in the pattern, in Unicode scalars from 0. For a
-    /// repetition, where the repeated part starts (the `(` of `(a+)+`).
-    package var offset: Int
+    /// Where the node is written in the pattern, in Unicode scalars from 0; a
+    /// repetition's range covers its body and quantifier (all of `(a+)+`).
+    package var range: Range<Int>
+
+    /// Where the node starts in the pattern.
+    package var offset: Int { range.lowerBound }
 
     /// Creates a node.
-    package init(_ kind: Kind, at offset: Int) {
+    package init(_ kind: Kind, range: Range<Int>) {
         self.kind = kind
-        self.offset = offset
+        self.range = range
     }
 }

@@ -50,7 +50,7 @@ package struct RegexParser {
             index += 1
             branches.append(try concatenation(depth: depth))
         }
-        return branches.count == 1 ? branches[0] : RegexNode(.alternation(branches), at: start)
+        return branches.count == 1 ? branches[0] : RegexNode(.alternation(branches), range: start..<index)
     }
 
     private mutating func concatenation(depth: Int) throws(RegexSyntaxError) -> RegexNode {
@@ -60,9 +60,9 @@ package struct RegexParser {
             items.append(try quantified(depth: depth))
         }
         switch items.count {
-        case 0: return RegexNode(.empty, at: start)
+        case 0: return RegexNode(.empty, range: start..<index)
         case 1: return items[0]
-        default: return RegexNode(.concatenation(items), at: start)
+        default: return RegexNode(.concatenation(items), range: start..<index)
         }
     }
 
@@ -83,7 +83,7 @@ package struct RegexParser {
         if let scalar = current, scalar == "*" || scalar == "+" || scalar == "?" || scalar == "{" {
             throw RegexSyntaxError("a quantifier cannot follow another; group the first, e.g. (a{2}){3}", at: index)
         }
-        return RegexNode(.repetition(atom, min: bounds.min, max: bounds.max), at: start)
+        return RegexNode(.repetition(atom, min: bounds.min, max: bounds.max), range: start..<index)
     }
 
     /// Reads `* + ? {m} {m,} {m,n}`, or returns `nil` if none follows.
@@ -134,25 +134,25 @@ package struct RegexParser {
 
     private mutating func atom(depth: Int) throws(RegexSyntaxError) -> RegexNode {
         let start = index
-        guard let scalar = current else { return RegexNode(.empty, at: start) }
+        guard let scalar = current else { return RegexNode(.empty, range: start..<index) }
         index += 1
         switch scalar {
         case "(": return try group(at: start, depth: depth)
-        case "[": return RegexNode(.set(try characterClass(at: start)), at: start)
-        case ".": return RegexNode(.set(.dot), at: start)
-        case "^": return RegexNode(.start, at: start)
-        case "$": return RegexNode(.end, at: start)
+        case "[": return RegexNode(.set(try characterClass(at: start)), range: start..<index)
+        case ".": return RegexNode(.set(.dot), range: start..<index)
+        case "^": return RegexNode(.start, range: start..<index)
+        case "$": return RegexNode(.end, range: start..<index)
         case "\\":
             switch try escape(at: start, inClass: false) {
-            case .scalar(let literal): return RegexNode(.literal(literal), at: start)
-            case .set(let set): return RegexNode(.set(set), at: start)
+            case .scalar(let literal): return RegexNode(.literal(literal), range: start..<index)
+            case .set(let set): return RegexNode(.set(set), range: start..<index)
             }
         case "*", "+", "?":
             throw RegexSyntaxError("'\(scalar)' has nothing to repeat; escape it as \\\(scalar) to match it", at: start)
         case "{" where Self.digitValue(current ?? " ", radix: 10) != nil:
             throw RegexSyntaxError("'{' has nothing to repeat; escape it as \\{ to match it", at: start)
         default:
-            return RegexNode(.literal(scalar), at: start)
+            return RegexNode(.literal(scalar), range: start..<index)
         }
     }
 
