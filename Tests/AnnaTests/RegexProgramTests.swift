@@ -140,5 +140,8 @@ import Testing
         #expect(throws: RegexSyntaxError.self) { try RegexProgram("(a{1000}){1000}") }
         #expect(throws: RegexSyntaxError.self) { try RegexProgram("((((a{10}){10}){10}){10}){10}") }
         #expect(try RegexProgram("a{1000}").matches(String(repeating: "a", count: 1000)))
+        #expect(try RegexProgram("^[a-z]{1,1000}$").matches(String(repeating: "a", count: 1000)))
+        #expect(try !RegexProgram("^[a-z]{1,1000}$").matches(String(repeating: "a", count: 1001)))
+        #expect(throws: RegexSyntaxError.self) { try RegexProgram("^[a-z]{1,1000}-[a-z]{1,1000}-[a-z]{0,1000}$") }
     }
 }

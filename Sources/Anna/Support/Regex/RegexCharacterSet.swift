@@ -19,7 +19,9 @@ package struct RegexCharacterSet: Sendable, Hashable {
 
     /// A class, or its complement (`\D`).
     package struct ClassItem: Sendable, Hashable {
+        /// The class.
         package var `class`: Class
+        /// The item is everything outside the class (`\D`, `\W`, `\S`).
         package var isNegated: Bool
     }
 

@@ -5,8 +5,9 @@
 /// Immutable once built, so it can be shared; each match uses its own buffers.
 package struct RegexProgram: Sendable {
     /// The most instructions a program may have. Counted repetitions are copied
-    /// out (`a{3}` is `aaa`), so this bounds the work per input scalar.
-    package static let maximumSize = 10_000
+    /// out (`a{3}` is `aaa`), so this bounds the work per input scalar: with the
+    /// checker's input limit, at most 4,000 × 4,097 steps for one value.
+    package static let maximumSize = 4_000
 
     enum Instruction: Sendable {
         /// Consume this scalar.
@@ -63,7 +64,8 @@ package struct RegexProgram: Sendable {
             let body = size(of: body)
             let optional = max.map { $0 - min } ?? 1
             let total = body.multipliedReportingOverflow(by: min + optional)
-            return total.overflow ? cap : Swift.min(total.partialValue + 2 * optional, cap)
+            // One split per optional copy; a split and a jump for an unbounded loop.
+            return total.overflow ? cap : Swift.min(total.partialValue + (max == nil ? 2 : optional), cap)
         }
     }
 
