@@ -102,15 +102,18 @@ extension RegexHazard {
     /// The automaton's product with itself, searched with Tarjan's algorithm
     /// (iterative, so large patterns cannot exhaust the stack).
     struct ProductGraph {
+        /// A product edge: its target, whether its two automaton edges differ, and
+        /// the repetitions those edges loop back for.
+        typealias Successor = (target: Int, divergent: Bool, loops: (Range<Int>?, Range<Int>?))
+
         let edges: [[PositionAutomaton.Edge]]
         let overlaps: [Bool]
         let states: Int
 
-        /// Successors of product state `node` (p * states + q): target, whether the
-        /// two edges differ, and the loop offsets the two edges carry.
-        func successors(of node: Int) -> [(target: Int, divergent: Bool, loops: (Range<Int>?, Range<Int>?))] {
+        /// Successors of product state `node` (p * states + q).
+        func successors(of node: Int) -> [Successor] {
             let (p, q) = (node / states, node % states)
-            var result: [(target: Int, divergent: Bool, loops: (Range<Int>?, Range<Int>?))] = []
+            var result: [Successor] = []
             for (i, first) in edges[p].enumerated() {
                 for (j, second) in edges[q].enumerated() where overlaps[first.target * states + second.target] {
                     let divergent = p != q || i != j
@@ -132,7 +135,7 @@ extension RegexHazard {
 
             struct Frame {
                 var node: Int
-                var successors: [(target: Int, divergent: Bool, loops: (Range<Int>?, Range<Int>?))]
+                var successors: [Successor]
                 var next = 0
             }
             // Only states reachable from the start pair matter.
