@@ -119,7 +119,7 @@ import Testing
         ("a*+", "possessive", 2), ("\\p{L}", "Unicode property", 0), ("[a-z", "'[' has no matching ']'", 0),
         ("a)", "')' has no matching '('", 1), ("(a", "'(' has no matching ')'", 0), ("*a", "nothing to repeat", 0),
         ("a{1001}", "above 1000", 1), ("a{3,2}", "swap", 1), ("\\", "lone", 0), ("[z-a]", "backwards", 1),
-        ("\\bword", "assertion", 0), ("(?i)a", "group option", 0), ("\\q", "unknown escape", 0),
+        ("\\bword", "assertion", 0), ("(?i)a", "group option", 0), ("\\q", "unknown escape", 0), ("{a", "must be escaped", 0), ("a]}", "must be escaped", 2),
         (String(repeating: "(", count: 70) + String(repeating: ")", count: 70), "deeper", 64),
     ])
     func unsupportedSyntaxIsALocatedError(pattern: String, message: String, offset: Int) {

@@ -150,8 +150,9 @@ package struct RegexParser {
             }
         case "*", "+", "?":
             throw RegexSyntaxError("'\(scalar)' has nothing to repeat; escape it as \\\(scalar) to match it", at: start)
-        case "{" where Self.digitValue(current ?? " ", radix: 10) != nil:
-            throw RegexSyntaxError("'{' has nothing to repeat; escape it as \\{ to match it", at: start)
+        case "{", "}":
+            // ICU rejects braces outside a repetition too, so specs stay portable.
+            throw RegexSyntaxError("'\(scalar)' outside a repetition like {2,5} must be escaped; write \\\(scalar) to match it", at: start)
         default:
             return RegexNode(.literal(scalar), range: start..<index)
         }
