@@ -215,10 +215,11 @@ extension SpecValidationPass {
         }
     }
 
-    /// Where the scalar at `offset` of a pattern is written, when the scalar's text
-    /// shows it: a one-line plain or quoted scalar without backslashes or quotes
-    /// reads the same in the file, after the opening quote if quoted. Otherwise
-    /// (escapes, several lines) the value's start.
+    /// Where the pattern's character at `offset` is written. A one-line value without
+    /// backslashes or quotes reads the same in the file, after the opening quote if
+    /// quoted; any other value (escapes, line breaks) gets its start. The parser does
+    /// not tell quotes from block scalars (`|-`) or a `!!str` tag, which would shift
+    /// the column; patterns are rarely written so, and the message quotes the part.
     static func location(of offset: Int, in pattern: String, at node: YAMLNode) -> SourceLocation {
         guard case .scalar(_, let style) = node.content,
               !pattern.unicodeScalars.contains(where: { "\\\"'\n\r".unicodeScalars.contains($0) }) else {
