@@ -1,5 +1,3 @@
-import Foundation
-
 /// What the service does with an event whose values break the constraints of its spec.
 public enum ViolationPolicy: Sendable, Hashable {
     /// Stops a debug build with `assertionFailure` naming the event and parameter;
@@ -44,9 +42,26 @@ public struct ConstraintViolation: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Checks events against the constraints their factories carry. Owned by the
-/// pipeline; caches compiled patterns.
+/// pipeline and used only on its queue; caches compiled patterns.
+///
+/// Patterns run on Anna's own matcher (``RegexProgram``), which takes time linear in
+/// the pattern and the string, so no pattern and no value can stall the pipeline.
+/// A string longer than ``maximumPatternInput`` scalars is not matched and counts as
+/// a violation. A pattern the matcher cannot use (possible only in a constraint
+/// built by hand, since specs are checked at build time) is reported once, as a
+/// violation of the first event checked against it, and skipped from then on.
 struct ConstraintChecker {
-    private var patterns: [String: NSRegularExpression?] = [:]
+    /// The longest string, in Unicode scalars, matched against a pattern; this and
+    /// ``RegexProgram/maximumSize`` bound the work one value can cause.
+    static let maximumPatternInput = 4096
+
+    private enum CompiledPattern {
+        case program(RegexProgram)
+        /// Not usable; `reported` once its violation has been returned.
+        case unusable(RegexSyntaxError, reported: Bool)
+    }
+
+    private var patterns: [String: CompiledPattern] = [:]
 
     mutating func violations(of event: AnalyticsEvent) -> [ConstraintViolation] {
         var found: [ConstraintViolation] = []
@@ -88,14 +103,33 @@ struct ConstraintChecker {
         if let allowed = constraint.allowedValues, !allowed.contains(text) {
             return "one of \(allowed.map { "'\($0)'" }.joined(separator: ", "))"
         }
-        if let pattern = constraint.pattern {
-            if patterns[pattern] == nil { patterns[pattern] = try? NSRegularExpression(pattern: pattern) }
-            if let regex = patterns[pattern] ?? nil {
-                let range = NSRange(text.startIndex..., in: text)
-                if regex.firstMatch(in: text, range: range) == nil { return "matching /\(pattern)/" }
-            }
-        }
+        if let pattern = constraint.pattern { return problem(with: text, matching: pattern) }
         return nil
+    }
+
+    private mutating func problem(with text: String, matching pattern: String) -> String? {
+        let compiled: CompiledPattern
+        if let cached = patterns[pattern] {
+            compiled = cached
+        } else {
+            do {
+                compiled = .program(try RegexProgram(pattern))
+            } catch {
+                compiled = .unusable(error, reported: false)
+            }
+            patterns[pattern] = compiled
+        }
+        switch compiled {
+        case .program(let program):
+            if text.utf8.count > Self.maximumPatternInput, text.unicodeScalars.count > Self.maximumPatternInput {
+                return "at most \(Self.maximumPatternInput) characters long to be matched against /\(pattern)/"
+            }
+            return program.matches(text) ? nil : "matching /\(pattern)/"
+        case .unusable(let error, let reported):
+            guard !reported else { return nil }
+            patterns[pattern] = .unusable(error, reported: true)
+            return "matching /\(pattern)/, which cannot be checked: \(error.message) (at offset \(error.offset)); this pattern is skipped from now on"
+        }
     }
 
     private func format(_ number: Double) -> String {
