@@ -140,6 +140,22 @@ import Testing
         #expect(slow.receivedAfterPurge == 0)
     }
 
+    /// `flush()` returns after the pipeline counted what came before it, with or
+    /// without providers (the counts were once added after the drain was handed on).
+    @Test func metricsAreCountedWhenFlushReturns() async {
+        for providers in [[], [RecordingProvider()] as [any AnalyticsProvider]] {
+            for _ in 0..<200 {
+                let analytics = AnalyticsService(providers: providers, configuration: .test(grantedConsent: [.analytics]))
+                analytics.report(AnalyticsEvent(name: "promo", metadata: .init(consent: .marketing)))
+                analytics.report(.categorySelected)
+                await analytics.flush()
+                let metrics = analytics.metrics
+                #expect(metrics.dropped(.consent) == 1 && metrics.forwarded == 1)
+                if metrics.dropped(.consent) != 1 || metrics.forwarded != 1 { return }
+            }
+        }
+    }
+
     /// Concurrent grants and revocations all take effect: each is read, changed and
     /// written under one lock.
     @Test func concurrentConsentChangesAreNotLost() async {

@@ -69,19 +69,28 @@ final class Pipeline: @unchecked Sendable {
                 userID = id
             case .drain(let barrier, let shutsDown):
                 handOff(epoch: epoch)
+                // Counted before any lane can end the drain, so `flush()` sees the counts.
+                count(forwarded: &forwarded, violations: &violations, dropped: &dropped)
                 if lanes.isEmpty { barrier.arrive() }
                 for lane in lanes { lane.enqueueControl(.drain(barrier, shutsDown: shutsDown)) }
             }
         }
         handOff(epoch: epoch)
-        if forwarded > 0 || violations > 0 || !dropped.isEmpty {
-            counters.withLock { metrics in
-                metrics.forwarded += forwarded
-                metrics.violations += violations
-                for (reason, count) in dropped { metrics.dropped[reason, default: 0] += count }
-            }
-        }
+        count(forwarded: &forwarded, violations: &violations, dropped: &dropped)
         return items
+    }
+
+    /// Adds what a pass counted to the service's metrics and starts the counts over.
+    private func count(forwarded: inout Int, violations: inout Int, dropped: inout [DropReason: Int]) {
+        guard forwarded > 0 || violations > 0 || !dropped.isEmpty else { return }
+        counters.withLock { [forwarded, violations, dropped] metrics in
+            metrics.forwarded += forwarded
+            metrics.violations += violations
+            for (reason, count) in dropped { metrics.dropped[reason, default: 0] += count }
+        }
+        forwarded = 0
+        violations = 0
+        dropped.removeAll()
     }
 
     /// Runs one event through the checks and stages; returns why it was dropped, if it was.
