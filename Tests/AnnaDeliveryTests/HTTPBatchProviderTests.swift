@@ -59,10 +59,10 @@ extension HTTPBatchProvider.Configuration {
 
     @Test func timestampsAreISO8601WithMilliseconds() {
         var bytes: [UInt8] = []
-        SegmentBatchEncoder.timestamp(Date(timeIntervalSince1970: 1_767_225_600.123), into: &bytes)
+        TrackingAPIEncoder.timestamp(Date(timeIntervalSince1970: 1_767_225_600.123), into: &bytes)
         #expect(String(decoding: bytes, as: UTF8.self) == "2026-01-01T00:00:00.123Z")
         bytes = []
-        SegmentBatchEncoder.timestamp(Date(timeIntervalSince1970: 951_827_696.5), into: &bytes)  // a leap day
+        TrackingAPIEncoder.timestamp(Date(timeIntervalSince1970: 951_827_696.5), into: &bytes)  // a leap day
         #expect(String(decoding: bytes, as: UTF8.self) == "2000-02-29T12:34:56.500Z")
     }
 

@@ -234,7 +234,7 @@ final class BatchUploader: @unchecked Sendable {
             body.append(contentsOf: record.payload)
         }
         body.append(contentsOf: #"],"sentAt":""#.utf8)
-        SegmentBatchEncoder.timestamp(Date(), into: &body)
+        TrackingAPIEncoder.timestamp(Date(), into: &body)
         body.append(contentsOf: #""}"#.utf8)
 
         var request = URLRequest(url: endpoint, timeoutInterval: configuration.requestTimeout.timeInterval)

@@ -43,7 +43,7 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// Receives PII only if `options` says so; no mapper and no profile by default.
     public let options: ProviderOptions
     let queue: DurableQueue
-    private let encoder = LockedState(SegmentBatchEncoder())
+    private let encoder = LockedState(TrackingAPIEncoder())
     private let counters: LockedState<Metrics>
     private let uploader: BatchUploader
 
