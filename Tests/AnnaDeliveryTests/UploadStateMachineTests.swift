@@ -248,6 +248,19 @@ extension UploadStateMachine.Step {
         if case .redirected(307, "http://x/") = BatchUploader.classify(response) {} else { Issue.record("not a redirect") }
     }
 
+    /// Defect 9 (the machine's half): records read before a purge are never sent.
+    @Test func aPurgeAbandonsTheBatchAndTheRoundStartsOver() {
+        var machine = TestMachine.make(at: start)
+        _ = machine.flushRequested(id: 1, now: start)
+        #expect(machine.next(now: start).isRead)
+        _ = machine.batchRead(count: 4, now: start)
+        #expect(machine.next(now: start) == .send(0..<4))
+        machine.abandonBatch()
+        #expect(machine.answered(.accepted, now: start).isEmpty, "a late answer acknowledges nothing")
+        #expect(machine.next(now: start).isRead, "the round reads again, after the purge")
+        #expect(machine.batchRead(count: 0, now: start).compactMap(\.resumed) == [[1]], "and covers the flush")
+    }
+
     @Test func stopWhileBackingOffFinishesWithoutAnAttempt() {
         var machine = TestMachine.make(at: start)
         _ = machine.flushRequested(id: 0, now: start)

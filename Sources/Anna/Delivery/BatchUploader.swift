@@ -125,7 +125,7 @@ final class BatchUploader: Sendable {
         while true {
             takeInbox(into: &machine, batch: batch)
             if holdWhilePurging() {
-                machine.abandonBatch(now: .now)
+                machine.abandonBatch()
                 batch = []
                 continue
             }
@@ -136,7 +136,7 @@ final class BatchUploader: Sendable {
             case .send(let range):
                 guard range.upperBound <= batch.count, let answer = exchange(batch[range]) else {
                     // A purge began: the records read before it must never be sent.
-                    machine.abandonBatch(now: .now)
+                    machine.abandonBatch()
                     batch = []
                     continue
                 }

@@ -153,8 +153,9 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
         if stopAfterRound == nil { stopAfterRound = roundsStarted + 1 }
     }
 
-    /// The records read for this round are gone (purged): forget them and start over.
-    mutating func abandonBatch(now: Instant) {
+    /// The records read for this round are gone (purged): forget them, ignore the
+    /// answer of a request in flight, and start the round over.
+    mutating func abandonBatch() {
         switch phase {
         case .reading, .sending:
             // The round restarts: a later round covers whoever waits.
@@ -263,11 +264,6 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
             phase = .reading
             return next(now: now)
         }
-    }
-
-    /// Whether the machine waits out a backoff at `now`.
-    func isBackingOff(at now: Instant) -> Bool {
-        backoffUntil.map { now < $0 } ?? false
     }
 
     // MARK: Helpers
