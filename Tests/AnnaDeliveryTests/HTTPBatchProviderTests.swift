@@ -49,6 +49,20 @@ extension HTTPBatchProvider.Configuration {
         }
     }
 
+    /// Defect 16: `UInt8("+0")` parses, so `127.+0.+0.+1` passed as a loopback literal.
+    @Test func onlyCanonicalLoopbackLiteralsMayUseHTTP() throws {
+        for refused in ["http://127.+0.+0.+1/v1/batch", "http://127.0.0.01/", "http://0127.0.0.1/", "http://127.0.0.256/",
+                        "http://127.0.0.1e0/", "http://127.0.0/", "http://127.0.0.1.5/"] {
+            guard let url = URL(string: refused) else { continue }
+            #expect(!HTTPBatchProvider.isAllowed(url), "\(refused)")
+        }
+        let plus = try #require(URL(string: "http://127.+0.+0.+1/v1/batch"), "the spelling this guards against must parse")
+        #expect(plus.host == "127.+0.+0.+1")
+        for allowed in ["http://127.0.0.1/", "http://127.255.0.10:8/", "http://LOCALHOST/", "http://[::1]/"] {
+            #expect(HTTPBatchProvider.isAllowed(try #require(URL(string: allowed))), "\(allowed)")
+        }
+    }
+
     @Test func retryAfterTakesSecondsAndHTTPDates() {
         let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
         #expect(BatchUploader.parseRetryAfter("120", now: now) == 120)
@@ -59,10 +73,10 @@ extension HTTPBatchProvider.Configuration {
 
     @Test func timestampsAreISO8601WithMilliseconds() {
         var bytes: [UInt8] = []
-        SegmentBatchEncoder.timestamp(Date(timeIntervalSince1970: 1_767_225_600.123), into: &bytes)
+        TrackingAPIEncoder.timestamp(Date(timeIntervalSince1970: 1_767_225_600.123), into: &bytes)
         #expect(String(decoding: bytes, as: UTF8.self) == "2026-01-01T00:00:00.123Z")
         bytes = []
-        SegmentBatchEncoder.timestamp(Date(timeIntervalSince1970: 951_827_696.5), into: &bytes)  // a leap day
+        TrackingAPIEncoder.timestamp(Date(timeIntervalSince1970: 951_827_696.5), into: &bytes)  // a leap day
         #expect(String(decoding: bytes, as: UTF8.self) == "2000-02-29T12:34:56.500Z")
     }
 
@@ -101,21 +115,20 @@ extension HTTPBatchProvider.Configuration {
         await provider.shutdown()
     }
 
-    @Test func a400DropsOnlyThatBatchAndReportsIt() async throws {
+    /// Defect 11: one 400 deleted its whole batch.
+    @Test func a400IsSplitUntilOnlyTheRefusedEventIsDropped() async throws {
         let collector = try LoopbackCollector()
         defer { collector.stop() }
-        try await collector.control(["script": [["status": 400]]])
+        try await collector.control(["rejectNumbers": [3]])
         let errors = DeliveryErrors()
         let provider = try HTTPBatchProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 1 << 20), configuration: .test(errors))
-        try await provider.receive(envelopes(0..<5))
+        try await provider.receive(envelopes(0..<9))
         try await provider.flush()
-        try await provider.receive(envelopes(5..<9))
-        try await provider.flush()
-        #expect(try await collector.accepted().events.map(\.number) == Array(5..<9))
+        #expect(try await collector.accepted().events.map(\.number) == [0, 1, 2, 4, 5, 6, 7, 8])
         let metrics = provider.metrics
-        #expect(metrics.dropped(.rejected) == 5 && metrics.delivered == 4 && metrics.backlog == 0)
-        #expect(errors.all.contains { if case .rejected(400, 5, _) = $0 { true } else { false } })
+        #expect(metrics.dropped(.rejected) == 1 && metrics.delivered == 8 && metrics.backlog == 0)
+        #expect(errors.all.contains { if case .rejected(400, 1, let body) = $0 { body.contains("event rejected") } else { false } })
         await provider.shutdown()
     }
 

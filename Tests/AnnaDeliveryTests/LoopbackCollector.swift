@@ -19,6 +19,10 @@ final class LoopbackCollector: @unchecked Sendable {
         var maxConcurrent: Int
         var invalid: [Any]
         var last: [String: Any]?
+        /// Each batch body as it arrived: the collector's wall-clock time and its message ids.
+        var arrivals: [(time: Double, messageIDs: [String])]
+        /// Every request to a path other than the batch endpoint.
+        var hits: [(method: String, path: String, hasAuthorization: Bool, bodyBytes: Int)]
     }
 
     init(port: Int = 0) throws {
@@ -63,10 +67,16 @@ final class LoopbackCollector: @unchecked Sendable {
         let events = (json["events"] as? [[Any]] ?? []).map { row in
             (row[0] as? String ?? "", row[1] as? String ?? "", row[2] as? Int)
         }
+        let arrivals = (json["arrivals"] as? [[Any]] ?? []).map { row in
+            ((row.first as? NSNumber)?.doubleValue ?? 0, row.count > 1 ? row[1] as? [String] ?? [] : [])
+        }
+        let hits = (json["hits"] as? [[Any]] ?? []).map { row in
+            (row[0] as? String ?? "", row[1] as? String ?? "", row[2] as? Bool ?? false, row[3] as? Int ?? 0)
+        }
         return Accepted(
             events: events, requests: json["requests"] as? Int ?? 0, statuses: json["statuses"] as? [String: Int] ?? [:],
             maxConcurrent: json["maxConcurrent"] as? Int ?? 0, invalid: json["invalid"] as? [Any] ?? [],
-            last: json["last"] as? [String: Any])
+            last: json["last"] as? [String: Any], arrivals: arrivals, hits: hits)
     }
 
     private func request(_ path: String, body: Data?) async throws -> Data {

@@ -3,12 +3,17 @@
 
 POST /v1/batch   checks basic auth and the batch format, then answers with the
                  next scripted action (or the default): {"status": 200|400|413|429|500,
-                 "retryAfter": "1"}, {"stall": seconds, "status": 200}, {"drop": true}.
-                 "maxEvents": n answers 413 to batches of more than n events.
-                 Events of batches answered 200 are recorded.
-POST /control    {"script": [...], "default": {...}, "maxEvents": n, "reset": bool}
+                 "retryAfter": "1"}, {"stall": seconds, "status": 200}, {"drop": true},
+                 {"redirect": 302, "location": url}, {"trickle": bytes, "every": seconds}
+                 (a 200 whose body comes one byte every `every` seconds).
+                 "maxEvents": n answers 413 to batches of more than n events;
+                 "rejectNumbers": [n] answers 400 to batches holding an event whose
+                 properties.n is listed. Events of batches answered 200 are recorded.
+POST /control    {"script": [...], "default": {...}, "maxEvents": n, "rejectNumbers": [...], "reset": bool}
 GET  /accepted   {"events": [[messageId, event, properties.n]], "requests": n,
-                  "statuses": {...}, "maxConcurrent": n, "invalid": [...], "last": batch}
+                  "statuses": {...}, "maxConcurrent": n, "invalid": [...], "last": batch,
+                  "arrivals": [[time, [messageId...]]] (each batch body as it arrived),
+                  "hits": [[method, path, hasAuthorization, bodyBytes]] (every other request)}
 Prints "PORT <n>" once listening.
 """
 import base64, json, re, sys, threading, time
@@ -17,8 +22,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 WRITE_KEY = sys.argv[2] if len(sys.argv) > 2 else "test-key"
 TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
 lock = threading.Lock()
-state = {"script": [], "default": {"status": 200}, "maxEvents": None, "events": [], "requests": 0,
-         "statuses": {}, "inFlight": 0, "maxConcurrent": 0, "invalid": [], "last": None}
+state = {"script": [], "default": {"status": 200}, "maxEvents": None, "rejectNumbers": [], "events": [],
+         "requests": 0, "statuses": {}, "inFlight": 0, "maxConcurrent": 0, "invalid": [], "last": None,
+         "arrivals": [], "hits": []}
+VIEW = ("events", "requests", "statuses", "maxConcurrent", "invalid", "last", "arrivals", "hits")
 
 
 def problems(batch):
@@ -61,11 +68,16 @@ class Handler(BaseHTTPRequestHandler):
     def body(self):
         return self.rfile.read(int(self.headers.get("Content-Length", "0")))
 
+    def hit(self, body_bytes):
+        with lock:
+            state["hits"].append([self.command, self.path, "Authorization" in self.headers, body_bytes])
+
     def do_GET(self):
         if self.path != "/accepted":
+            self.hit(0)
             return self.reply(404)
         with lock:
-            view = {key: state[key] for key in ("events", "requests", "statuses", "maxConcurrent", "invalid", "last")}
+            view = {key: state[key] for key in VIEW}
             data = json.dumps(view).encode()
         self.reply(200, data)
 
@@ -74,12 +86,14 @@ class Handler(BaseHTTPRequestHandler):
             command = json.loads(self.body() or b"{}")
             with lock:
                 if command.get("reset"):
-                    state.update(events=[], requests=0, statuses={}, maxConcurrent=0, invalid=[], last=None)
-                for key in ("script", "default", "maxEvents"):
+                    state.update(events=[], requests=0, statuses={}, maxConcurrent=0, invalid=[], last=None,
+                                 arrivals=[], hits=[])
+                for key in ("script", "default", "maxEvents", "rejectNumbers"):
                     if key in command:
                         state[key] = command[key]
             return self.reply(200)
         if self.path != "/v1/batch":
+            self.hit(len(self.body()))
             return self.reply(404)
         with lock:
             state["inFlight"] += 1
@@ -96,6 +110,12 @@ class Handler(BaseHTTPRequestHandler):
             state["requests"] += 1
             action = state["script"].pop(0) if state["script"] else dict(state["default"])
             max_events = state["maxEvents"]
+            reject_numbers = set(state["rejectNumbers"])
+            try:
+                ids = [event.get("messageId") for event in json.loads(raw)["batch"]]
+            except (ValueError, KeyError, TypeError, AttributeError):
+                ids = []
+            state["arrivals"].append([time.time(), ids])
         expected = "Basic " + base64.b64encode((WRITE_KEY + ":").encode()).decode()
         if self.headers.get("Authorization") != expected:
             return self.answer(401, action={})
@@ -103,6 +123,8 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             self.connection.shutdown(2)
             return
+        if action.get("redirect"):
+            return self.answer(action["redirect"], headers=[("Location", action.get("location", "/"))])
         if action.get("stall"):
             time.sleep(action["stall"])
         try:
@@ -116,6 +138,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(400, note=", ".join(sorted(set(found))))
         if len(raw) > 500 * 1024 or (max_events is not None and len(batch["batch"]) > max_events):
             return self.answer(413)
+        if any(event["properties"].get("n") in reject_numbers for event in batch["batch"]):
+            return self.answer(400, note="event rejected")
+        if action.get("trickle"):
+            return self.trickle(action["trickle"], action.get("every", 1))
         status = action.get("status", 200)
         if status == 200:
             with lock:
@@ -124,6 +150,22 @@ class Handler(BaseHTTPRequestHandler):
                     state["events"].append([event["messageId"], event["event"], event["properties"].get("n")])
         headers = [("Retry-After", str(action["retryAfter"]))] if "retryAfter" in action else []
         self.answer(status, headers=headers)
+
+    def trickle(self, count, every):
+        with lock:
+            state["statuses"]["200"] = state["statuses"].get("200", 0) + 1
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(count))
+            self.end_headers()
+            self.wfile.flush()
+            for _ in range(count):
+                time.sleep(every)
+                self.wfile.write(b" ")
+                self.wfile.flush()
+        except OSError:
+            pass  # the client gave up, as it should
 
     def answer(self, status, note="", headers=(), action=None):
         with lock:

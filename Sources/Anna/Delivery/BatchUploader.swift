@@ -1,231 +1,229 @@
+import Dispatch
 import Foundation
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// The uploader of an ``HTTPBatchProvider``: one thread that reads batches from the
-/// durable queue, sends them one request at a time, and acknowledges, drops, splits
-/// or retries them by the collector's answer.
+/// The uploader of an ``HTTPBatchProvider``: one thread that performs what its
+/// ``UploadStateMachine`` decides — reads batches from the durable queue, sends
+/// them one request at a time, acknowledges, counts, reports, waits.
 ///
-/// `@unchecked Sendable`: the flags below are read and written only under
-/// `condition`'s lock; the rest is immutable or used by the uploader thread alone.
-final class BatchUploader: @unchecked Sendable {
-    private let endpoint: URL
-    private let authorization: String
+/// Threads: the machine, the batch read last and the thread's clock reads belong
+/// to the uploader thread alone. Callers (`flush`, `stop`, `purge`, the queue's
+/// persist handler) meet it in `inbox`, under its lock, and wake it with `wake`.
+/// Every wait is on the monotonic clock (`DispatchTime`), never on the wall clock.
+final class BatchUploader: Sendable {
+    typealias Machine = UploadStateMachine<SystemRandomNumberGenerator>
+
     private let queue: DurableQueue
     private let configuration: HTTPBatchProvider.Configuration
     private let counters: LockedState<HTTPBatchProvider.Metrics>
-    private let session: URLSession
-    private let condition = NSCondition()
+    private let transport: CollectorTransport
+    private let wake = DispatchSemaphore(value: 0)
+    private let inbox = LockedState(Inbox())
 
-    // Under `condition`.
-    private var backlog = 0
-    private var flushRequested = false
-    private var flushWaiters: [CheckedContinuation<Void, Never>] = []
-    private var stopping = false
-    private var stopWaiter: CheckedContinuation<Void, Never>?
-    private var stopped = false
-    private var backoffUntil = Date.distantPast
-    /// The last drain failed: retry as soon as the backoff ends, whatever the triggers say.
-    private var retryPending = false
-    private var lastAttempt = Date()
-
-    // The uploader thread's own.
-    private var failures = 0
-    private var random = SystemRandomNumberGenerator()
+    /// What callers hand to the uploader thread.
+    private struct Inbox {
+        var backlog: Int?
+        /// Flush ids not yet given to the machine.
+        var newFlushes: [UInt64] = []
+        var flushWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var nextFlushID: UInt64 = 0
+        var stopRequested = false
+        var stopWaiters: [CheckedContinuation<Void, Never>] = []
+        var stopped = false
+        /// Purges under way: no request may start.
+        var pauses = 0
+        var pauseWaiters: [CheckedContinuation<Bool, Never>] = []
+        /// The request in flight, for a purge to cancel.
+        var inFlight: URLSessionTask?
+    }
 
     init(
         endpoint: URL, writeKey: String, queue: DurableQueue, configuration: HTTPBatchProvider.Configuration,
         counters: LockedState<HTTPBatchProvider.Metrics>
     ) {
-        self.endpoint = endpoint
-        self.authorization = "Basic " + Data("\(writeKey):".utf8).base64EncodedString()
         self.queue = queue
         self.configuration = configuration
         self.counters = counters
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.timeoutIntervalForRequest = configuration.requestTimeout.timeInterval
-        sessionConfiguration.httpMaximumConnectionsPerHost = 1
-        sessionConfiguration.urlCache = nil
-        session = URLSession(configuration: sessionConfiguration)
+        transport = CollectorTransport(endpoint: endpoint, writeKey: writeKey, requestTimeout: configuration.requestTimeout)
     }
 
     func start() {
         queue.setPersistHandler { [weak self] backlog in self?.noteBacklog(backlog) }
-        let thread = Thread { [self] in
-            // Wait for the queue's recovery, then send what earlier runs left at once.
-            queue.syncNow()
-            let recovered = queue.metrics.recovered
-            condition.lock()
-            backlog = max(backlog, recovered)
-            if recovered > 0 { flushRequested = true }
-            condition.unlock()
-            run()
-        }
+        let thread = Thread { [self] in run() }
         thread.name = "anna.http-uploader"
         thread.start()
     }
 
     private func noteBacklog(_ count: Int) {
-        condition.lock()
-        // Wake the thread when the count triggers an upload, or when the interval's
-        // deadline starts to matter (the backlog was empty).
-        let wake = count >= configuration.flushAt || (backlog == 0 && count > 0)
-        backlog = count
-        if wake { condition.signal() }
-        condition.unlock()
+        inbox.withLock { $0.backlog = count }
+        wake.signal()
     }
 
-    /// Uploads until the queue is empty or an attempt fails; at once while backing off.
+    /// Returns after an upload round that started after the call ended (every
+    /// batch sent, or an attempt failed); at once while backing off or stopped.
     func flush() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            condition.lock()
-            if stopped || Date() < backoffUntil {
-                condition.unlock()
-                continuation.resume()
-                return
+            let stopped = inbox.withLock { inbox -> Bool in
+                if inbox.stopped { return true }
+                let id = inbox.nextFlushID
+                inbox.nextFlushID += 1
+                inbox.flushWaiters[id] = continuation
+                inbox.newFlushes.append(id)
+                return false
             }
-            flushWaiters.append(continuation)
-            flushRequested = true
-            condition.signal()
-            condition.unlock()
+            if stopped { continuation.resume() } else { wake.signal() }
         }
     }
 
-    /// Makes a last attempt unless backing off, then ends the thread.
+    /// Makes a last upload round unless backing off, then ends the thread. Every
+    /// caller returns once it has ended.
     func stop() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            condition.lock()
-            if stopped {
-                condition.unlock()
-                continuation.resume()
-                return
+            let stopped = inbox.withLock { inbox -> Bool in
+                if inbox.stopped { return true }
+                inbox.stopRequested = true
+                inbox.stopWaiters.append(continuation)
+                return false
             }
-            stopping = true
-            stopWaiter = continuation
-            condition.signal()
-            condition.unlock()
+            if stopped { continuation.resume() } else { wake.signal() }
+        }
+    }
+
+    /// Deletes every queued event so that none is sent after this returns: blocks new
+    /// requests, cancels the one in flight (its answer is ignored), waits until the
+    /// thread holds no records read before, purges the queue, then lets uploads resume.
+    func purge() async {
+        let paused = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let stopped = inbox.withLock { inbox -> Bool in
+                if inbox.stopped { return true }
+                inbox.pauses += 1
+                inbox.pauseWaiters.append(continuation)
+                inbox.inFlight?.cancel()
+                return false
+            }
+            if stopped { continuation.resume(returning: false) } else { wake.signal() }
+        }
+        await queue.purge()
+        if paused {
+            inbox.withLock { $0.pauses -= 1 }
+            wake.signal()
         }
     }
 
     // MARK: The thread
 
     private func run() {
+        // Wait for the queue's recovery, then send what earlier runs left at once.
+        queue.syncNow()
+        var machine = UploadStateMachine(
+            configuration: .init(configuration), random: SystemRandomNumberGenerator(), now: .now)
+        machine.recovered(queue.metrics.recovered)
+        var batch: [DurableQueue.Record] = []
         while true {
-            condition.lock()
-            while !stopping {
-                let now = Date()
-                let due = lastAttempt.addingTimeInterval(configuration.flushInterval.timeInterval)
-                if now >= backoffUntil
-                    && (flushRequested || retryPending || backlog >= configuration.flushAt || (backlog > 0 && now >= due))
-                {
-                    break
-                }
-                if flushRequested && now < backoffUntil {
-                    // The last attempt failed; a flush does not hammer the collector.
-                    let waiters = flushWaiters
-                    flushWaiters = []
-                    flushRequested = false
-                    for waiter in waiters { waiter.resume() }
-                }
-                // Never `distantFuture`: corelibs Foundation overflows converting it.
-                let idle = now.addingTimeInterval(3600)
-                let wake = now < backoffUntil ? backoffUntil : (backlog > 0 ? min(due, idle) : idle)
-                _ = condition.wait(until: min(wake, idle))
+            takeInbox(into: &machine, batch: batch)
+            if holdWhilePurging() {
+                machine.abandonBatch()
+                batch = []
+                continue
             }
-            let isStopping = stopping
-            let mayUpload = Date() >= backoffUntil
-            flushRequested = false
-            condition.unlock()
-
-            let failed = mayUpload ? !drain() : retryPending
-
-            condition.lock()
-            retryPending = failed
-            lastAttempt = Date()
-            backlog = queue.metrics.backlog
-            let waiters = flushWaiters
-            flushWaiters = []
-            var stopWaiter: CheckedContinuation<Void, Never>?
-            if isStopping {
-                stopped = true
-                stopWaiter = self.stopWaiter
-                self.stopWaiter = nil
-            }
-            condition.unlock()
-            for waiter in waiters { waiter.resume() }
-            if isStopping {
-                session.finishTasksAndInvalidate()
-                stopWaiter?.resume()
+            switch machine.next(now: .now) {
+            case .read(let maxRecords, let maxBytes):
+                batch = queue.readNow(maxRecords: maxRecords, maxBytes: maxBytes)
+                perform(machine.batchRead(count: batch.count, now: .now), batch: batch)
+            case .send(let range):
+                guard range.upperBound <= batch.count, let answer = exchange(batch[range]) else {
+                    // A purge began: the records read before it must never be sent.
+                    machine.abandonBatch()
+                    batch = []
+                    continue
+                }
+                perform(machine.answered(answer, now: .now), batch: batch)
+            case .wait(let until):
+                let timeout = until.map { DispatchTime.now() + max(.zero, $0 - .now).dispatchInterval } ?? .distantFuture
+                _ = wake.wait(timeout: timeout)
+            case .finish:
+                finish()
                 return
             }
         }
     }
 
-    /// Sends batches until none is left (`true`) or one fails (`false`).
-    private func drain() -> Bool {
-        let maxBytes = configuration.maxBatchSize - 64 - configuration.maxBatchCount
-        while true {
-            let records = queue.readNow(maxRecords: configuration.maxBatchCount, maxBytes: maxBytes)
-            if records.isEmpty { return true }
-            if !send(records[...]) { return false }
-        }
-    }
-
-    /// Sends one batch and deals with the answer; `false` when it must be retried.
-    private func send(_ records: ArraySlice<DurableQueue.Record>) -> Bool {
-        switch upload(records) {
-        case .accepted:
-            queue.acknowledgeNow(records)
-            failures = 0
-            counters.withLock { $0.delivered += records.count }
-            return true
-        case .rejected(let status, let body):
-            queue.acknowledgeNow(records)
-            failures = 0
-            counters.withLock { $0.dropped[.rejected, default: 0] += records.count }
-            configuration.errorHandler?(.rejected(status: status, events: records.count, response: body))
-            return true
-        case .tooLarge:
-            guard records.count > 1 else {
-                queue.acknowledgeNow(records)
-                counters.withLock { $0.dropped[.tooLarge, default: 0] += 1 }
-                configuration.errorHandler?(.dropped(events: 1, reason: .tooLarge))
-                return true
+    /// Hands what callers left in the inbox to the machine.
+    private func takeInbox(into machine: inout Machine, batch: [DurableQueue.Record]) {
+        let (backlog, flushes, stop) = inbox.withLock { inbox in
+            defer {
+                inbox.backlog = nil
+                inbox.newFlushes = []
             }
-            let middle = records.startIndex + records.count / 2
-            return send(records[..<middle]) && send(records[middle...])
-        case .retry(let status, let message, let retryAfter):
-            failures += 1
-            let delay = retryDelay(retryAfter: retryAfter)
-            condition.lock()
-            backoffUntil = Date().addingTimeInterval(delay)
-            condition.unlock()
-            counters.withLock { $0.retried += 1 }
-            configuration.errorHandler?(.retrying(status: status, message: message, delay: delay))
-            return false
+            return (inbox.backlog, inbox.newFlushes, inbox.stopRequested)
+        }
+        if let backlog { machine.backlogChanged(backlog) }
+        let now = ContinuousClock.now
+        for id in flushes { perform(machine.flushRequested(id: id, now: now), batch: batch) }
+        if stop { machine.stopRequested() }
+    }
+
+    /// While a purge runs, tells it no records are held, and waits; `true` if it did.
+    private func holdWhilePurging() -> Bool {
+        var held = false
+        while true {
+            let waiters = inbox.withLock { inbox -> [CheckedContinuation<Bool, Never>]? in
+                guard inbox.pauses > 0 else { return nil }
+                defer { inbox.pauseWaiters = [] }
+                return inbox.pauseWaiters
+            }
+            guard let waiters else { return held }
+            held = true
+            for waiter in waiters { waiter.resume(returning: true) }
+            _ = wake.wait(timeout: .now() + .seconds(1))
         }
     }
 
-    /// Full jitter: uniform in zero to the doubled delay, capped; or the server's
-    /// `Retry-After`, capped by ``HTTPBatchProvider/Configuration/maxRetryAfter``.
-    private func retryDelay(retryAfter: TimeInterval?) -> TimeInterval {
-        if let retryAfter { return min(max(retryAfter, 0), configuration.maxRetryAfter.timeInterval) }
-        let ceiling = min(
-            configuration.maxRetryDelay.timeInterval,
-            configuration.initialRetryDelay.timeInterval * pow(2, Double(min(failures - 1, 40))))
-        return Double.random(in: 0...max(ceiling, 0.001), using: &random)
+    private func perform(_ effects: [Machine.Effect], batch: [DurableQueue.Record]) {
+        for effect in effects {
+            switch effect {
+            case .acknowledge(let range, let delivered, let rejected, let tooLarge):
+                guard range.upperBound <= batch.count else { continue }
+                queue.acknowledgeNow(batch[range])
+                counters.withLock { metrics in
+                    metrics.delivered += delivered
+                    if rejected > 0 { metrics.dropped[.rejected, default: 0] += rejected }
+                    if tooLarge > 0 { metrics.dropped[.tooLarge, default: 0] += tooLarge }
+                }
+            case .report(let error):
+                configuration.errorHandler?(error)
+            case .countRetry:
+                counters.withLock { $0.retried += 1 }
+            case .resumeFlushWaiters(let ids):
+                let waiters = inbox.withLock { inbox in ids.compactMap { inbox.flushWaiters.removeValue(forKey: $0) } }
+                for waiter in waiters { waiter.resume() }
+            }
+        }
     }
 
-    private enum Outcome {
-        case accepted
-        case rejected(status: Int, body: String)
-        case tooLarge
-        case retry(status: Int?, message: String, retryAfter: TimeInterval?)
+    private func finish() {
+        let (stopWaiters, flushWaiters, pauseWaiters) = inbox.withLock { inbox in
+            inbox.stopped = true
+            defer {
+                inbox.stopWaiters = []
+                inbox.flushWaiters = [:]
+                inbox.pauseWaiters = []
+            }
+            return (inbox.stopWaiters, Array(inbox.flushWaiters.values), inbox.pauseWaiters)
+        }
+        transport.invalidate()
+        for waiter in flushWaiters { waiter.resume() }
+        for waiter in pauseWaiters { waiter.resume(returning: true) }
+        for waiter in stopWaiters { waiter.resume() }
     }
 
-    private func upload(_ records: ArraySlice<DurableQueue.Record>) -> Outcome {
+    // MARK: One request
+
+    /// Sends records as one batch; `nil` when a purge began before or during it.
+    private func exchange(_ records: ArraySlice<DurableQueue.Record>) -> Machine.Answer? {
         var body: [UInt8] = []
         body.reserveCapacity(records.reduce(64) { $0 + $1.payload.count + 1 })
         body.append(contentsOf: #"{"batch":["#.utf8)
@@ -234,43 +232,51 @@ final class BatchUploader: @unchecked Sendable {
             body.append(contentsOf: record.payload)
         }
         body.append(contentsOf: #"],"sentAt":""#.utf8)
-        SegmentBatchEncoder.timestamp(Date(), into: &body)
+        TrackingAPIEncoder.timestamp(Date(), into: &body)
         body.append(contentsOf: #""}"#.utf8)
 
-        var request = URLRequest(url: endpoint, timeoutInterval: configuration.requestTimeout.timeInterval)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue(authorization, forHTTPHeaderField: "Authorization")
-        request.setValue("\(AnalyticsContext.anna.name)/\(AnalyticsContext.anna.version)", forHTTPHeaderField: "User-Agent")
-        request.httpBody = Data(body)
-
-        let result = LockedState<(Data?, URLResponse?, (any Error)?)>((nil, nil, nil))
-        let done = DispatchSemaphore(value: 0)
-        session.dataTask(with: request) { data, response, error in
-            result.withLock { $0 = (data, response, error) }
-            done.signal()
-        }.resume()
-        done.wait()
-        let (data, response, error) = result.withLock { $0 }
-
-        guard let http = response as? HTTPURLResponse else {
-            return .retry(status: nil, message: error.map { "\($0.localizedDescription)" } ?? "no response", retryAfter: nil)
+        let response = transport.send(Data(body)) { task in
+            inbox.withLock { inbox in
+                guard inbox.pauses == 0 else { return false }
+                inbox.inFlight = task
+                task.resume()
+                return true
+            }
         }
-        let status = http.statusCode
+        let interrupted = inbox.withLock { inbox in
+            inbox.inFlight = nil
+            return inbox.pauses > 0
+        }
+        guard let response, !interrupted else { return nil }
+        return Self.classify(response)
+    }
+
+    /// The machine's view of a response.
+    static func classify(_ response: CollectorTransport.Response) -> Machine.Answer {
+        guard let status = response.status else {
+            return .failed(status: nil, message: response.error ?? "no response", retryAfter: nil)
+        }
         switch status {
+        case 300..<400:
+            return .redirected(status: status, location: response.location)
+        case _ where response.error != nil:
+            // A cut answer is no acceptance: retried, the collector drops duplicates by message id.
+            return .failed(status: status, message: response.error ?? "", retryAfter: nil)
         case 200..<300:
             return .accepted
         case 400:
-            return .rejected(status: status, body: String(decoding: (data ?? Data()).prefix(512), as: UTF8.self))
+            return .rejected(status: status, body: String(decoding: response.body.prefix(512), as: UTF8.self))
         case 413:
             return .tooLarge
         default:
-            let retryAfter = http.value(forHTTPHeaderField: "Retry-After").flatMap { Self.parseRetryAfter($0) }
-            return .retry(status: status, message: HTTPURLResponse.localizedString(forStatusCode: status), retryAfter: retryAfter)
+            return .failed(
+                status: status, message: HTTPURLResponse.localizedString(forStatusCode: status),
+                retryAfter: response.retryAfter.flatMap { parseRetryAfter($0) })
         }
     }
 
-    /// `Retry-After` as delta-seconds or an HTTP-date (RFC 9110), as seconds from now.
+    /// `Retry-After` as delta-seconds or an HTTP-date (RFC 9110), as seconds from now,
+    /// at least zero (the state machine raises it to the backoff's floor).
     static func parseRetryAfter(_ value: String, now: Date = Date()) -> TimeInterval? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if let seconds = Int(trimmed) { return TimeInterval(max(seconds, 0)) }

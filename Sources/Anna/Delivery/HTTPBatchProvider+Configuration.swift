@@ -19,9 +19,17 @@ extension HTTPBatchProvider {
         /// Retries wait at most this long, doubling up to it. 60 s by default.
         public var maxRetryDelay: Duration
         /// A server's `Retry-After` is honoured up to this long. One hour by default.
+        /// A shorter one than the current backoff ceiling (``initialRetryDelay``
+        /// doubled per consecutive failure, up to ``maxRetryDelay``) is raised to it:
+        /// `0`, negative values and past dates never mean an immediate retry.
         public var maxRetryAfter: Duration
-        /// A request that has not completed by then fails and is retried. 15 s by default.
+        /// The longest a request may take in all, from sending to the last byte of the
+        /// answer; then it is cancelled and retried. 15 s by default.
         public var requestTimeout: Duration
+        /// Single events answered 400 in a row after which the collector is taken as
+        /// failing (a proxy or collector refusing everything): they are kept, not
+        /// dropped, and the uploader backs off until a 2xx. 50 by default.
+        public var maxRejectedInARow: Int
         /// How the provider's queue writes and caps its storage.
         public var queue: DurableQueue.Configuration
         /// Receives rejected batches, dropped events, failed attempts and storage
@@ -38,7 +46,9 @@ extension HTTPBatchProvider {
         ///   - initialRetryDelay: The first retry's jitter range.
         ///   - maxRetryDelay: The cap of the backoff.
         ///   - maxRetryAfter: The longest `Retry-After` honoured.
-        ///   - requestTimeout: The longest a request may take.
+        ///   - requestTimeout: The longest a request may take in all.
+        ///   - maxRejectedInARow: Single events answered 400 in a row that mean the
+        ///     collector is failing.
         ///   - queue: The durable queue's configuration.
         ///   - errorHandler: Receives delivery problems.
         public init(
@@ -51,6 +61,7 @@ extension HTTPBatchProvider {
             maxRetryDelay: Duration = .seconds(60),
             maxRetryAfter: Duration = .seconds(3600),
             requestTimeout: Duration = .seconds(15),
+            maxRejectedInARow: Int = 50,
             queue: DurableQueue.Configuration = DurableQueue.Configuration(),
             errorHandler: (@Sendable (DeliveryError) -> Void)? = nil
         ) {
@@ -63,6 +74,7 @@ extension HTTPBatchProvider {
             self.maxRetryDelay = maxRetryDelay
             self.maxRetryAfter = maxRetryAfter
             self.requestTimeout = requestTimeout
+            self.maxRejectedInARow = maxRejectedInARow
             self.queue = queue
             self.errorHandler = errorHandler
         }
@@ -73,7 +85,8 @@ extension HTTPBatchProvider {
         /// Larger than ``Configuration/maxEventSize``, or alone in a batch the server
         /// answered 413 to.
         case tooLarge
-        /// In a batch the server answered 400 to.
+        /// Answered 400 alone (a batch answered 400 is split until the refused
+        /// events are alone).
         case rejected
         /// Deleted by the queue's byte cap, oldest first.
         case capacity
@@ -118,12 +131,18 @@ extension HTTPBatchProvider {
 public enum DeliveryError: Error, Sendable, CustomStringConvertible {
     /// The endpoint is not `https`, and not `http` on a loopback address.
     case insecureEndpoint(URL)
-    /// The server answered 400: the batch was dropped.
+    /// The server answered 400 to these events alone: they were dropped. `response`
+    /// is an excerpt of the server's body (at most 200 characters).
     case rejected(status: Int, events: Int, response: String)
     /// Events dropped for a reason other than a 400.
     case dropped(events: Int, reason: HTTPBatchProvider.DropReason)
-    /// An attempt failed and will be retried after `delay` seconds.
+    /// An attempt failed and will be retried after `delay` seconds: 5xx, 429, 401,
+    /// a redirect (3xx, never followed), a timeout, no connection.
     case retrying(status: Int?, message: String, delay: TimeInterval)
+    /// The server answered `status` (400) to `inARow` single events in a row: it is
+    /// taken as failing, those events are kept, and the upload is retried after
+    /// `delay` seconds.
+    case collectorRejectsEverything(status: Int, inARow: Int, delay: TimeInterval)
     /// Storage failed: a full disk, an I/O error.
     case storage(DurableStorageError)
 
@@ -139,6 +158,9 @@ public enum DeliveryError: Error, Sendable, CustomStringConvertible {
             "\(events) event(s) dropped (\(reason.rawValue))"
         case .retrying(let status, let message, let delay):
             "upload failed (\(status.map { "HTTP \($0)" } ?? message)); retrying in \(String(format: "%.2f", delay)) s"
+        case .collectorRejectsEverything(let status, let inARow, let delay):
+            "the collector answered \(status) to \(inARow) single events in a row; keeping them and "
+                + "retrying in \(String(format: "%.2f", delay)) s"
         case .storage(let error):
             "storage failed: \(error)"
         }

@@ -25,11 +25,15 @@ import Foundation
 /// 500 KB, one request at a time: when ``Configuration/flushAt`` events wait, every
 /// ``Configuration/flushInterval``, and on ``flush()`` and ``shutdown()``. Events
 /// leave the disk only once the collector answered 2xx (or rejected them for good).
-/// 5xx, 429, timeouts and refused or dropped connections are retried forever with
-/// exponential backoff and full jitter, honouring `Retry-After`; a 400 drops only
-/// its batch and reports it; a 413 splits the batch in halves. A retried event
-/// carries the same `messageId`, so a collector drops the duplicates that a crash
-/// between its answer and the acknowledgement can cause.
+/// 5xx, 429, 3xx (redirects are never followed), timeouts and refused or dropped
+/// connections are retried forever with exponential backoff and full jitter,
+/// honouring `Retry-After` (never sooner than the backoff's ceiling). Each request
+/// has a total deadline, ``Configuration/requestTimeout``. A 400 or 413 splits the
+/// batch in halves until the refused events are alone; only those are dropped and
+/// reported. After ``Configuration/maxRejectedInARow`` single events answered 400 in
+/// a row, the collector is taken as failing: nothing more is dropped, the uploader
+/// backs off. A retried event carries the same `messageId`, so a collector drops
+/// the duplicates that a crash between its answer and the acknowledgement can cause.
 ///
 /// The uploader thread runs until ``shutdown()``, which ``AnalyticsService/shutdown()``
 /// calls. Use one provider per storage directory and process.
@@ -43,7 +47,7 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// Receives PII only if `options` says so; no mapper and no profile by default.
     public let options: ProviderOptions
     let queue: DurableQueue
-    private let encoder = LockedState(SegmentBatchEncoder())
+    private let encoder = LockedState(TrackingAPIEncoder())
     private let counters: LockedState<Metrics>
     private let uploader: BatchUploader
 
@@ -80,15 +84,24 @@ public final class HTTPBatchProvider: AnalyticsProvider {
         uploader.start()
     }
 
-    /// `https` anywhere; `http` for loopback hosts only.
+    /// `https` anywhere; `http` for loopback hosts only: `localhost`, `[::1]`, and
+    /// 127.0.0.0/8 written as canonical dotted decimal (digits only, no sign, no
+    /// leading zero), so that no spelling a resolver might read otherwise passes.
     static func isAllowed(_ url: URL) -> Bool {
         guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else { return false }
         if scheme == "https" { return true }
         guard scheme == "http" else { return false }
-        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        if bare == "localhost" || bare == "::1" { return true }
-        let parts = bare.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+        if host == "localhost" || host == "[::1]" || host == "::1" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy(isCanonicalOctet)
+    }
+
+    /// `0` to `255` in decimal digits, without sign or leading zeros.
+    private static func isCanonicalOctet(_ part: Substring) -> Bool {
+        guard !part.isEmpty, part.count <= 3, part.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            part == "0" || part.first != "0", let value = Int(part)
+        else { return false }
+        return value <= 255
     }
 
     // MARK: AnalyticsProvider
@@ -126,17 +139,20 @@ public final class HTTPBatchProvider: AnalyticsProvider {
         if tooLarge > 0 { configuration.errorHandler?(.dropped(events: tooLarge, reason: .tooLarge)) }
     }
 
-    /// Persists what was received, then uploads until nothing waits or an attempt
-    /// fails (the uploader retries later on its own). Returns at once while the
-    /// uploader waits out a backoff.
+    /// Persists what was received, then waits for an upload round that started after
+    /// the call: it sends everything persisted, or ends at a failed attempt (the
+    /// uploader retries later on its own). Returns at once while the uploader waits
+    /// out a backoff.
     public func flush() async throws {
         await queue.waitUntilPersisted()
         await uploader.flush()
     }
 
-    /// Deletes every event not yet delivered (the user opted out).
+    /// Deletes every event not yet delivered (the user opted out). Once it returns,
+    /// no request carries an event received before the call: new requests wait, the
+    /// one in flight is cancelled and its answer ignored, then the queue is purged.
     public func purge() async {
-        await queue.purge()
+        await uploader.purge()
     }
 
     /// Persists what was received, makes a last upload attempt unless backing off,

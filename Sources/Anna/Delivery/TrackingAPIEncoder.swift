@@ -6,7 +6,7 @@ import Foundation
 /// retries and restarts send the very bytes, message id included, that were
 /// accepted. The context of consecutive events is usually the same and is encoded
 /// once. Not thread-safe; the provider keeps it behind a lock.
-struct SegmentBatchEncoder {
+struct TrackingAPIEncoder {
     private var lastContext: AnalyticsContext?
     private var contextBytes: [UInt8] = []
 

@@ -1,0 +1,135 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends one batch request to the collector and waits for its whole answer, for
+/// at most the request timeout in total (URLSession's own timeout only limits the
+/// time between bytes). Never follows a redirect: the 3xx itself is the answer, so
+/// the body and the write key never leave for another URL.
+///
+/// ``send(_:start:)`` runs on the uploader thread; URLSession calls the delegate on
+/// its own queue. The two meet in an ``Exchange`` per request, found by task id
+/// under `exchanges`' lock.
+final class CollectorTransport: Sendable {
+    /// The collector's answer, or why there is none.
+    struct Response {
+        var status: Int?
+        var location: String?
+        var retryAfter: String?
+        /// The first ``CollectorTransport/maxBodyBytes`` bytes of the body.
+        var body: Data
+        var error: String?
+    }
+
+    /// A collector's body is kept only for an excerpt in reports.
+    static let maxBodyBytes = 4096
+
+    private let endpoint: URL
+    private let authorization: String
+    private let requestTimeout: Duration
+    private let session: URLSession
+    private let delegate: Delegate
+
+    init(endpoint: URL, writeKey: String, requestTimeout: Duration) {
+        self.endpoint = endpoint
+        self.authorization = "Basic " + Data("\(writeKey):".utf8).base64EncodedString()
+        self.requestTimeout = requestTimeout
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = requestTimeout.timeInterval
+        configuration.httpMaximumConnectionsPerHost = 1
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        delegate = Delegate()
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    }
+
+    /// Sends `body`; `nil` when `start` refused to start the task (it resumes it
+    /// itself, under its caller's lock, so a purge can cancel it).
+    func send(_ body: Data, start: (URLSessionTask) -> Bool) -> Response? {
+        var request = URLRequest(url: endpoint, timeoutInterval: requestTimeout.timeInterval)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue(authorization, forHTTPHeaderField: "Authorization")
+        request.setValue("\(AnalyticsContext.anna.name)/\(AnalyticsContext.anna.version)", forHTTPHeaderField: "User-Agent")
+        request.httpBody = body
+
+        let task = session.dataTask(with: request)
+        let exchange = Exchange()
+        delegate.exchanges.withLock { $0[task.taskIdentifier] = exchange }
+        defer { delegate.exchanges.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) } }
+        guard start(task) else { return nil }
+        // A monotonic deadline for the whole exchange, however slowly bytes trickle in.
+        if exchange.done.wait(timeout: .now() + requestTimeout.dispatchInterval) == .timedOut {
+            task.cancel()
+            // The cancellation completes the task soon; its late callbacks find no exchange.
+            _ = exchange.done.wait(timeout: .now() + .seconds(5))
+            return Response(
+                body: Data(), error: "no complete answer within the request timeout (\(requestTimeout))")
+        }
+        return exchange.state.withLock { state in
+            let http = state.response ?? (task.response as? HTTPURLResponse)
+            return Response(
+                status: http?.statusCode, location: http?.value(forHTTPHeaderField: "Location"),
+                retryAfter: http?.value(forHTTPHeaderField: "Retry-After"), body: state.body,
+                error: state.error.map { "\($0.localizedDescription)" })
+        }
+    }
+
+    /// Cancels what is in flight and lets the session go.
+    func invalidate() {
+        session.invalidateAndCancel()
+    }
+
+    /// One request's answer as the delegate collects it.
+    final class Exchange: Sendable {
+        struct State {
+            var response: HTTPURLResponse?
+            var body = Data()
+            var error: (any Error)?
+        }
+
+        let state = LockedState(State())
+        let done = DispatchSemaphore(value: 0)
+    }
+
+    /// URLSession's delegate: refuses redirects, collects answers.
+    final class Delegate: NSObject, URLSessionDataDelegate, Sendable {
+        let exchanges = LockedState<[Int: Exchange]>([:])
+
+        private func exchange(_ task: URLSessionTask) -> Exchange? {
+            exchanges.withLock { $0[task.taskIdentifier] }
+        }
+
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            exchange(task)?.state.withLock { $0.response = response }
+            completionHandler(nil)
+        }
+
+        func urlSession(
+            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+            completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+        ) {
+            exchange(dataTask)?.state.withLock { $0.response = response as? HTTPURLResponse }
+            completionHandler(.allow)
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            exchange(dataTask)?.state.withLock { state in
+                let room = CollectorTransport.maxBodyBytes - state.body.count
+                if room > 0 { state.body.append(data.prefix(room)) }
+            }
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+            guard let exchange = exchange(task) else { return }
+            exchange.state.withLock { $0.error = error }
+            exchange.done.signal()
+        }
+    }
+}

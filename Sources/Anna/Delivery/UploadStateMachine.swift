@@ -1,0 +1,338 @@
+import Foundation
+
+/// Every decision of the uploader, as a value: when to start an upload round, what
+/// to send, what to acknowledge, drop or keep, how long to back off, when a flush
+/// or stop is done. It does no I/O and reads no clock: ``BatchUploader`` feeds it
+/// inputs (backlog counts, flush and stop requests, batches read, the collector's
+/// answers, monotonic time) and performs the steps and effects it returns.
+///
+/// A round reads batches from the queue until one comes back empty (success) or an
+/// attempt fails (backoff). A batch is sent whole, then in halves on 400 and 413,
+/// front to back, so acknowledgements stay in queue order. A single event answered
+/// 400 or 413 is held, and dropped only when the collector accepts something after
+/// it or the batch ends; a run of ``Configuration/maxRejectedInARow`` single events
+/// answered 400 means the collector rejects everything: keep them all, back off.
+///
+/// Time is `ContinuousClock.Instant` only, so a wall clock set back or forward
+/// cannot stall or hurry an upload.
+///
+/// A value type with no shared state: its owner (the uploader thread) mutates it.
+struct UploadStateMachine<Random: RandomNumberGenerator> {
+    typealias Instant = ContinuousClock.Instant
+
+    /// What the machine needs of ``HTTPBatchProvider/Configuration``.
+    struct Configuration {
+        var flushAt: Int
+        var flushInterval: Duration
+        var maxBatchCount: Int
+        var maxBatchBytes: Int
+        var initialRetryDelay: Duration
+        var maxRetryDelay: Duration
+        var maxRetryAfter: Duration
+        var maxRejectedInARow: Int
+
+        init(_ configuration: HTTPBatchProvider.Configuration) {
+            flushAt = configuration.flushAt
+            flushInterval = configuration.flushInterval
+            maxBatchCount = max(1, configuration.maxBatchCount)
+            // Room for the envelope `{"batch":[…],"sentAt":"…"}` and the commas.
+            maxBatchBytes = max(1, configuration.maxBatchSize - 64 - configuration.maxBatchCount)
+            initialRetryDelay = configuration.initialRetryDelay
+            maxRetryDelay = configuration.maxRetryDelay
+            maxRetryAfter = configuration.maxRetryAfter
+            maxRejectedInARow = max(1, configuration.maxRejectedInARow)
+        }
+    }
+
+    /// The collector's answer to one request, as the driver classified it.
+    enum Answer {
+        /// 2xx.
+        case accepted
+        /// 400, with an excerpt of the body.
+        case rejected(status: Int, body: String)
+        /// 413.
+        case tooLarge
+        /// 3xx: never followed.
+        case redirected(status: Int, location: String?)
+        /// Anything else: 5xx, 429, 401, a timeout, no connection.
+        case failed(status: Int?, message: String, retryAfter: TimeInterval?)
+    }
+
+    /// What the driver does next.
+    enum Step: Equatable {
+        /// Read the next batch from the queue and report its count with ``batchRead(count:now:)``.
+        case read(maxRecords: Int, maxBytes: Int)
+        /// Send these records of the batch read last; report with ``answered(_:now:)``.
+        case send(Range<Int>)
+        /// Wait for an input or until the instant (`nil`: for an input).
+        case wait(until: Instant?)
+        /// Stop: resume every waiter and end the thread.
+        case finish
+    }
+
+    /// What the driver does on the side, in order.
+    enum Effect {
+        /// Acknowledge these records of the batch read last; count them.
+        case acknowledge(Range<Int>, delivered: Int, rejected: Int, tooLarge: Int)
+        /// Pass this to the error handler.
+        case report(DeliveryError)
+        /// Count a failed attempt (``HTTPBatchProvider/Metrics/retried``).
+        case countRetry
+        /// Resume these `flush()` callers.
+        case resumeFlushWaiters([UInt64])
+    }
+
+    private enum Phase {
+        case idle
+        case reading
+        case sending(Batch)
+        case finished
+    }
+
+    /// The batch read last: ranges still to send, front first, and what is held.
+    private struct Batch {
+        var count: Int
+        var pending: [Range<Int>]
+        /// Records before this index are acknowledged.
+        var acknowledged = 0
+        var heldRejected = 0
+        var heldTooLarge = 0
+        var heldReports: [DeliveryError] = []
+    }
+
+    let configuration: Configuration
+    private var random: Random
+    private var phase = Phase.idle
+    private var backlog = 0
+    private var lastRoundEnd: Instant
+    private var backoffUntil: Instant?
+    /// Consecutive failed attempts: the backoff doubles with each.
+    private(set) var failures = 0
+    /// Consecutive single events answered 400; any 2xx resets it.
+    private(set) var rejectedInARow = 0
+    /// Start a round as soon as allowed: after a failure, or with a recovered backlog.
+    private var roundWanted = false
+    private var roundsStarted = 0
+    private var roundsEnded = 0
+    /// `flush()` callers with the number of rounds started when they called.
+    private var flushWaiters: [(id: UInt64, roundsStarted: Int)] = []
+    /// Set by `stop()`: the round that must end before finishing.
+    private var stopAfterRound: Int?
+
+    init(configuration: Configuration, random: Random, now: Instant) {
+        self.configuration = configuration
+        self.random = random
+        lastRoundEnd = now
+    }
+
+    // MARK: Inputs
+
+    /// The queue's persisted, unacknowledged count changed.
+    mutating func backlogChanged(_ count: Int) {
+        backlog = max(0, count)
+    }
+
+    /// Events from an earlier run wait: upload them at once.
+    mutating func recovered(_ count: Int) {
+        backlog = max(backlog, count)
+        if count > 0 { roundWanted = true }
+    }
+
+    /// `flush()` was called: its waiter is resumed after a round that starts now or
+    /// later ends, at once while backing off or stopped.
+    mutating func flushRequested(id: UInt64, now: Instant) -> [Effect] {
+        if case .finished = phase { return [.resumeFlushWaiters([id])] }
+        if let backoffUntil, now < backoffUntil { return [.resumeFlushWaiters([id])] }
+        flushWaiters.append((id, roundsStarted))
+        return []
+    }
+
+    /// `stop()` was called: finish after a round that starts now or later, at once
+    /// while backing off.
+    mutating func stopRequested() {
+        if stopAfterRound == nil { stopAfterRound = roundsStarted + 1 }
+    }
+
+    /// The records read for this round are gone (purged): forget them, ignore the
+    /// answer of a request in flight, and start the round over.
+    mutating func abandonBatch() {
+        switch phase {
+        case .reading, .sending:
+            // The round restarts: a later round covers whoever waits.
+            phase = .idle
+            roundWanted = true
+        case .idle, .finished:
+            break
+        }
+    }
+
+    /// The driver read `count` records (after ``Step/read(maxRecords:maxBytes:)``).
+    mutating func batchRead(count: Int, now: Instant) -> [Effect] {
+        guard case .reading = phase else { return [] }
+        guard count > 0 else { return endRound(now: now) }
+        phase = .sending(Batch(count: count, pending: [0..<count]))
+        return []
+    }
+
+    /// The collector answered the request of the last ``Step/send(_:)``.
+    mutating func answered(_ answer: Answer, now: Instant) -> [Effect] {
+        guard case .sending(var batch) = phase, let range = batch.pending.first else { return [] }
+        var effects: [Effect] = []
+        switch answer {
+        case .accepted:
+            batch.pending.removeFirst()
+            failures = 0
+            rejectedInARow = 0
+            effects += release(&batch, through: range.upperBound, delivered: range.count)
+        case .rejected(let status, let body):
+            if range.count > 1 {
+                split(&batch)
+            } else {
+                rejectedInARow += 1
+                if rejectedInARow >= configuration.maxRejectedInARow {
+                    let delay = backoff(retryAfter: nil)
+                    return fail(
+                        .collectorRejectsEverything(status: status, inARow: rejectedInARow, delay: delay.timeInterval),
+                        delay: delay, now: now)
+                }
+                batch.pending.removeFirst()
+                batch.heldRejected += 1
+                batch.heldReports.append(.rejected(status: status, events: 1, response: Self.excerpt(body)))
+            }
+        case .tooLarge:
+            if range.count > 1 {
+                split(&batch)
+            } else {
+                batch.pending.removeFirst()
+                batch.heldTooLarge += 1
+                batch.heldReports.append(.dropped(events: 1, reason: .tooLarge))
+            }
+        case .redirected(let status, let location):
+            let delay = backoff(retryAfter: nil)
+            let message = "redirects are not followed" + (location.map { " (Location: \(Self.excerpt($0)))" } ?? "")
+            return fail(.retrying(status: status, message: message, delay: delay.timeInterval), delay: delay, now: now)
+        case .failed(let status, let message, let retryAfter):
+            let delay = backoff(retryAfter: retryAfter)
+            return fail(.retrying(status: status, message: message, delay: delay.timeInterval), delay: delay, now: now)
+        }
+        if batch.pending.isEmpty {
+            // The batch is done: drop what is held, then read on.
+            effects += release(&batch, through: batch.count, delivered: 0)
+            phase = .reading
+        } else {
+            phase = .sending(batch)
+        }
+        return effects
+    }
+
+    // MARK: The next step
+
+    /// What the driver does now.
+    mutating func next(now: Instant) -> Step {
+        switch phase {
+        case .finished:
+            return .finish
+        case .reading:
+            return .read(maxRecords: configuration.maxBatchCount, maxBytes: configuration.maxBatchBytes)
+        case .sending(let batch):
+            guard let range = batch.pending.first else {
+                phase = .reading
+                return next(now: now)
+            }
+            return .send(range)
+        case .idle:
+            if let backoffUntil, now < backoffUntil {
+                // No last attempt while backing off: the events stay for the next start.
+                if stopAfterRound != nil {
+                    phase = .finished
+                    return .finish
+                }
+                return .wait(until: backoffUntil)
+            }
+            backoffUntil = nil
+            if let stopAfterRound, roundsEnded >= stopAfterRound {
+                phase = .finished
+                return .finish
+            }
+            let due = lastRoundEnd + configuration.flushInterval
+            let start =
+                roundWanted || stopAfterRound != nil || !flushWaiters.isEmpty || backlog >= configuration.flushAt
+                || (backlog > 0 && now >= due)
+            guard start else { return .wait(until: backlog > 0 ? due : nil) }
+            roundWanted = false
+            roundsStarted += 1
+            phase = .reading
+            return next(now: now)
+        }
+    }
+
+    // MARK: Helpers
+
+    private mutating func split(_ batch: inout Batch) {
+        let range = batch.pending.removeFirst()
+        let middle = range.lowerBound + range.count / 2
+        batch.pending.insert(contentsOf: [range.lowerBound..<middle, middle..<range.upperBound], at: 0)
+    }
+
+    /// Acknowledges from the last acknowledged record through `end`: held drops and `delivered`.
+    private func release(_ batch: inout Batch, through end: Int, delivered: Int) -> [Effect] {
+        guard end > batch.acknowledged else { return [] }
+        var effects: [Effect] = [
+            .acknowledge(
+                batch.acknowledged..<end, delivered: delivered, rejected: batch.heldRejected, tooLarge: batch.heldTooLarge)
+        ]
+        effects += batch.heldReports.map { .report($0) }
+        batch.acknowledged = end
+        batch.heldRejected = 0
+        batch.heldTooLarge = 0
+        batch.heldReports = []
+        return effects
+    }
+
+    private mutating func endRound(now: Instant) -> [Effect] {
+        phase = .idle
+        // A read came back empty: what was persisted before it is delivered, so a
+        // stale count cannot start round after empty round; the queue reports more.
+        backlog = 0
+        roundsEnded = roundsStarted
+        lastRoundEnd = now
+        // Waiters who called before this round started are covered by it.
+        let covered = flushWaiters.filter { $0.roundsStarted < roundsEnded }
+        flushWaiters.removeAll { $0.roundsStarted < roundsEnded }
+        return covered.isEmpty ? [] : [.resumeFlushWaiters(covered.map(\.id))]
+    }
+
+    /// An attempt failed: keep what was not acknowledged, back off, release flush waiters.
+    private mutating func fail(_ report: DeliveryError, delay: Duration, now: Instant) -> [Effect] {
+        phase = .idle
+        roundsEnded = roundsStarted
+        lastRoundEnd = now
+        backoffUntil = now + delay
+        roundWanted = true
+        var effects: [Effect] = [.report(report), .countRetry]
+        if !flushWaiters.isEmpty {
+            effects.append(.resumeFlushWaiters(flushWaiters.map(\.id)))
+            flushWaiters = []
+        }
+        return effects
+    }
+
+    /// Full jitter: uniform from zero to the ceiling, which doubles with each
+    /// consecutive failure from ``Configuration/initialRetryDelay`` up to
+    /// ``Configuration/maxRetryDelay``. A server's `Retry-After` is honoured up to
+    /// ``Configuration/maxRetryAfter`` but never below that ceiling, so `0`, negative
+    /// values and past dates cannot make retries immediate.
+    private mutating func backoff(retryAfter: TimeInterval?) -> Duration {
+        failures += 1
+        let initial = configuration.initialRetryDelay.timeInterval
+        let ceiling = max(0.001, min(configuration.maxRetryDelay.timeInterval, initial * pow(2, Double(min(failures - 1, 40)))))
+        guard let retryAfter else { return .seconds(Double.random(in: 0...ceiling, using: &random)) }
+        let honoured = min(retryAfter.isFinite ? retryAfter : 0, configuration.maxRetryAfter.timeInterval)
+        return .seconds(max(ceiling, honoured))
+    }
+
+    /// At most 200 characters of what the collector sent: it may echo event values.
+    static func excerpt(_ text: String) -> String {
+        text.count <= 200 ? text : String(text.prefix(200)) + "…"
+    }
+}
