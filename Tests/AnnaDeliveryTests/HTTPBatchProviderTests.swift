@@ -246,6 +246,49 @@ extension HTTPBatchProvider.Configuration {
         await byInterval.shutdown()
     }
 
+    /// One provider per storage directory: a second one on the same directory, in the
+    /// same process, fails with a clear error instead of corrupting the first one's files.
+    @Test func aSecondProviderOnTheSameDirectoryFailsToStart() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let endpoint = try #require(URL(string: "http://127.0.0.1:9/v1/batch"))
+        let first = try HTTPBatchProvider(endpoint: endpoint, writeKey: "k", storage: .directory(directory.url), configuration: .test())
+        #expect {
+            _ = try HTTPBatchProvider(endpoint: endpoint, writeKey: "k", storage: .directory(directory.url), configuration: .test())
+        } throws: { error in
+            guard case .storageLocked(let storage) = error as? DeliveryError else { return false }
+            return storage.isLockConflict && "\(error)".contains(directory.url.lastPathComponent)
+                && "\(error)".contains("give each provider and process its own directory")
+        }
+        await first.shutdown()
+    }
+
+    /// Released for a suspension, the directory can be used by another process (here,
+    /// a queue); taken back, the provider persists and sends what it received meanwhile.
+    @Test func theLockIsReleasedForSuspensionAndTakenBack() async throws {
+        let collector = try LoopbackCollector()
+        defer { collector.stop() }
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let errors = DeliveryErrors()
+        let provider = try HTTPBatchProvider(
+            endpoint: collector.endpoint, writeKey: "test-key", storage: .directory(directory.url), configuration: .test(errors))
+        try await provider.receive(envelopes(0..<10))
+        await provider.waitUntilPersisted()
+        await provider.releaseLock()
+        do {
+            let other = try DurableQueue(storage: .directory(directory.url))
+            #expect(await other.readAllText().count == 10, "the released directory is readable by another owner")
+        }
+        try await provider.receive(envelopes(10..<20))
+        try provider.reacquireLock()
+        try await provider.flush()
+        let accepted = try await collector.accepted()
+        #expect(Set(accepted.events.compactMap(\.number)) == Set(0..<20))
+        #expect(errors.all.isEmpty)
+        await provider.shutdown()
+    }
+
     @Test func theServiceDeliversThroughTheProviderWithItsMessageIDs() async throws {
         let collector = try LoopbackCollector()
         defer { collector.stop() }

@@ -187,11 +187,18 @@ final class BatchUploader: Sendable {
             switch effect {
             case .acknowledge(let range, let delivered, let rejected, let tooLarge):
                 guard range.upperBound <= batch.count else { continue }
-                queue.acknowledgeNow(batch[range])
+                // Records the queue's caps deleted meanwhile are counted there already
+                // (capacity, age): count only what this acknowledgement removed.
+                var unremoved = range.count - queue.acknowledgeNow(batch[range])
+                let counts = [delivered, rejected, tooLarge].map { count -> Int in
+                    let taken = min(count, unremoved)
+                    unremoved -= taken
+                    return count - taken
+                }
                 counters.withLock { metrics in
-                    metrics.delivered += delivered
-                    if rejected > 0 { metrics.dropped[.rejected, default: 0] += rejected }
-                    if tooLarge > 0 { metrics.dropped[.tooLarge, default: 0] += tooLarge }
+                    metrics.delivered += counts[0]
+                    if counts[1] > 0 { metrics.dropped[.rejected, default: 0] += counts[1] }
+                    if counts[2] > 0 { metrics.dropped[.tooLarge, default: 0] += counts[2] }
                 }
             case .report(let error):
                 configuration.errorHandler?(error)

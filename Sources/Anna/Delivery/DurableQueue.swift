@@ -142,30 +142,22 @@ public final class DurableQueue: Sendable {
     /// - Returns: The number of records taken: all of them or none.
     @discardableResult
     func append(_ batch: inout Batch) -> Int {
-        let taken = appendFramed(&batch.bytes, count: batch.count)
-        batch.count = 0
-        return taken
-    }
-
-    /// Appends records already framed with ``RecordFraming`` (checksums computed by the
-    /// caller, outside the lock), all under one lock. Leaves `framed` empty.
-    /// - Returns: The number of records taken: all of them, or none when the buffer was full.
-    @discardableResult
-    func appendFramed(_ framed: inout [UInt8], count: Int) -> Int {
-        guard count > 0 else { return 0 }
+        guard batch.count > 0 else { return 0 }
+        let count = batch.count
         let limit = configuration.maxBufferedBytes
         let outcome = state.withLock { state -> Outcome in
-            // A batch is taken whole while the buffer is under the bound (which it may
-            // then exceed by this batch: callers bound their batches), refused otherwise.
+            // Taken whole while the buffer is under the bound (which it may then
+            // exceed by this batch: callers bound their batches), refused otherwise.
             guard state.buffer.count < limit else { return Self.refuse(count, in: &state) }
             if state.buffer.isEmpty {
-                swap(&state.buffer, &framed)
+                swap(&state.buffer, &batch.bytes)
             } else {
-                state.buffer.append(contentsOf: framed)
+                state.buffer.append(contentsOf: batch.bytes)
             }
             return Self.noteAppended(count, to: &state, threshold: configuration.writeThreshold)
         }
-        framed.removeAll(keepingCapacity: true)
+        batch.bytes.removeAll(keepingCapacity: true)
+        batch.count = 0
         handle(outcome)
         return outcome.taken
     }

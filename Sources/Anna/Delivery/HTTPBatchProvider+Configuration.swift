@@ -96,6 +96,11 @@ extension HTTPBatchProvider {
         case writeFailed
         /// Deleted because the user opted out.
         case purged
+        /// Never accepted: the queue's buffer held ``DurableQueue/Configuration/maxBufferedBytes``
+        /// (the provider itself waits for room, so only a direct use of the queue meets this).
+        case bufferFull
+        /// Never accepted: the storage directory could not be listed, so nothing was written.
+        case storageUnavailable
     }
 
     /// What an ``HTTPBatchProvider`` counted since it started.
@@ -145,6 +150,11 @@ public enum DeliveryError: Error, Sendable, CustomStringConvertible {
     case collectorRejectsEverything(status: Int, inARow: Int, delay: TimeInterval)
     /// Storage failed: a full disk, an I/O error.
     case storage(DurableStorageError)
+    /// Another provider or ``DurableQueue``, in this process or another, holds the
+    /// storage directory's lock: give each provider and process its own directory.
+    /// Thrown by ``HTTPBatchProvider/init(endpoint:writeKey:storage:options:configuration:)``
+    /// and by ``HTTPBatchProvider/reacquireLock()``.
+    case storageLocked(DurableStorageError)
 
     /// One line.
     public var description: String {
@@ -163,6 +173,8 @@ public enum DeliveryError: Error, Sendable, CustomStringConvertible {
                 + "retrying in \(String(format: "%.2f", delay)) s"
         case .storage(let error):
             "storage failed: \(error)"
+        case .storageLocked(let error):
+            "\(error)"
         }
     }
 }

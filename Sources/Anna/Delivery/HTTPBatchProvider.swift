@@ -61,7 +61,10 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     ///     crashes, or ``DeliveryStorage/memory(limit:)``.
     ///   - options: PII and naming for this provider; none by default.
     ///   - configuration: Flush triggers, limits, retries and the queue's caps.
-    /// - Throws: ``DeliveryError/insecureEndpoint(_:)`` for any other endpoint.
+    /// - Throws: ``DeliveryError/insecureEndpoint(_:)`` for any other endpoint;
+    ///   ``DeliveryError/storageLocked(_:)`` when another provider or queue, in this
+    ///   process or another, uses the storage directory; ``DeliveryError/storage(_:)``
+    ///   when the directory cannot be created or locked.
     public init(
         endpoint: URL,
         writeKey: String,
@@ -74,9 +77,15 @@ public final class HTTPBatchProvider: AnalyticsProvider {
         self.configuration = configuration
         self.options = options
         let errorHandler = configuration.errorHandler
-        queue = try DurableQueue(
-            storage: storage, configuration: configuration.queue,
-            errorHandler: { error in errorHandler?(.storage(error)) })
+        do {
+            queue = try DurableQueue(
+                storage: storage, configuration: configuration.queue,
+                errorHandler: { error in errorHandler?(.storage(error)) })
+        } catch let error as DurableStorageError where error.isLockConflict {
+            throw DeliveryError.storageLocked(error)
+        } catch let error as DurableStorageError {
+            throw DeliveryError.storage(error)
+        }
         let counters = LockedState(Metrics())
         self.counters = counters
         uploader = BatchUploader(
@@ -111,10 +120,8 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// - Parameter batch: Events in report order.
     public func receive(_ batch: [AnalyticsEnvelope]) async throws {
         var tooLarge = 0
-        var framed: [UInt8] = []
-        var count = 0
+        var records = DurableQueue.Batch(reservingCapacity: batch.count * 480)
         encoder.withLock { encoder in
-            framed.reserveCapacity(batch.count * 480)
             var bytes: [UInt8] = []
             bytes.reserveCapacity(1024)
             let limit = min(configuration.maxEventSize, queue.configuration.maxRecordSize)
@@ -124,14 +131,13 @@ public final class HTTPBatchProvider: AnalyticsProvider {
                 if bytes.count > limit {
                     tooLarge += 1
                 } else {
-                    bytes.withUnsafeBytes { RecordFraming.append($0, to: &framed) }
-                    count += 1
+                    bytes.withUnsafeBytes { records.append($0) }
                 }
             }
         }
         // One lock and, when the writer's buffer is empty, no copy for the whole batch.
         await queue.waitForRoom()
-        queue.appendFramed(&framed, count: count)
+        queue.append(&records)
         counters.withLock { metrics in
             metrics.queued += batch.count - tooLarge
             if tooLarge > 0 { metrics.dropped[.tooLarge, default: 0] += tooLarge }
@@ -162,6 +168,31 @@ public final class HTTPBatchProvider: AnalyticsProvider {
         await uploader.stop()
     }
 
+    // MARK: Suspension
+
+    /// Writes and syncs what was received, closes the storage's files and releases
+    /// the storage directory's lock, for an app about to be suspended (iOS kills a
+    /// suspended app that holds a file lock in an App Group container). Events
+    /// received meanwhile wait in memory, within the queue's buffer bound; uploads
+    /// find nothing to read until ``reacquireLock()``.
+    public func releaseLock() async {
+        await queue.releaseLock()
+    }
+
+    /// Takes the storage directory's lock again and reads the directory anew (an
+    /// extension may have written meanwhile), then resumes writing and uploading.
+    /// - Throws: ``DeliveryError/storageLocked(_:)`` when another process took it
+    ///   meanwhile; ``DeliveryError/storage(_:)`` when it cannot be opened.
+    public func reacquireLock() throws {
+        do {
+            try queue.reacquireLock()
+        } catch let error as DurableStorageError where error.isLockConflict {
+            throw DeliveryError.storageLocked(error)
+        } catch let error as DurableStorageError {
+            throw DeliveryError.storage(error)
+        }
+    }
+
     // MARK: State
 
     /// Waits until every event received before the call is written and synced
@@ -185,7 +216,8 @@ public final class HTTPBatchProvider: AnalyticsProvider {
             case .writeFailed: metrics.dropped[.writeFailed, default: 0] += count
             case .tooLarge: metrics.dropped[.tooLarge, default: 0] += count
             case .purged: metrics.dropped[.purged, default: 0] += count
-            case .bufferFull, .storageUnavailable: metrics.dropped[.writeFailed, default: 0] += count
+            case .bufferFull: metrics.dropped[.bufferFull, default: 0] += count
+            case .storageUnavailable: metrics.dropped[.storageUnavailable, default: 0] += count
             }
         }
         return metrics
