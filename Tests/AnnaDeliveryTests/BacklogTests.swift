@@ -41,7 +41,8 @@ import Testing
                 flushAt: 100, flushInterval: .seconds(1), initialRetryDelay: .milliseconds(50),
                 maxRetryDelay: .milliseconds(250)))
         let analytics = AnalyticsService(providers: [provider])
-        for number in 0..<count { analytics.report(.numbered(number)) }
+        // A bulk load: waits for room rather than dropping past the memory limits.
+        for number in 0..<count { await analytics.reportWaitingForRoom(.numbered(number)) }
         await analytics.flush()
         var metrics = provider.metrics
         #expect(metrics.persisted == count && metrics.backlog == count && metrics.delivered == 0)

@@ -22,10 +22,13 @@ import Testing
                 #expect(error.description.contains("another DurableQueue, in this or another process, uses \(directory.url.path)"))
                 #expect(error.description.contains("give each provider and process its own directory"))
             }
-            #expect(throws: DurableStorageError.self) {
+            #expect {
                 _ = try HTTPBatchProvider(
                     endpoint: URL(string: "https://collector.example/v1/batch")!, writeKey: "key",
                     storage: .directory(directory.url))
+            } throws: { error in
+                guard case .storageLocked(let storage) = error as? DeliveryError else { return false }
+                return storage.isLockConflict
             }
             await first.waitUntilPersisted()
         }

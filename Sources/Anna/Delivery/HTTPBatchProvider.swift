@@ -162,10 +162,12 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     }
 
     /// Persists what was received, makes a last upload attempt unless backing off,
-    /// and stops the uploader. Undelivered events stay on disk for the next start.
+    /// stops the uploader and releases the storage directory's lock, so that a new
+    /// provider may open it. Undelivered events stay on disk for the next start.
     public func shutdown() async {
         await queue.waitUntilPersisted()
         await uploader.stop()
+        await queue.releaseLock()
     }
 
     // MARK: Suspension
