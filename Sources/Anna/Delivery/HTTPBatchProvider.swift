@@ -36,7 +36,12 @@ import Foundation
 /// the duplicates that a crash between its answer and the acknowledgement can cause.
 ///
 /// The uploader thread runs until ``shutdown()``, which ``AnalyticsService/shutdown()``
-/// calls. Use one provider per storage directory and process.
+/// calls. Use one provider per storage directory and process: a second one on the
+/// same directory fails with ``DeliveryError/storageLocked(_:)``.
+///
+/// Threads: ``receive(_:)`` runs on the service's lane for this provider, with the
+/// encoder behind its own lock; the counters are behind theirs. The queue's state
+/// belongs to its writer queue and the upload decisions to the uploader thread.
 public final class HTTPBatchProvider: AnalyticsProvider {
     /// The provider's name in metrics and errors: `HTTPBatchProvider`.
     public let name = "HTTPBatchProvider"
