@@ -25,11 +25,11 @@ extension AnalyticsService {
         /// constraints, never values.
         public var logger: Logger
         /// What the service holds between `report` and the provider lanes: events not yet
-        /// taken by the pipeline or being processed by it. 10,000 events or 4 MiB by
+        /// taken by the pipeline or being processed by it. 10,000 events or 8 MiB by
         /// default. Beyond it `report` drops the event and counts it (``DropReason/overflow``).
         public var intakeLimit: MemoryLimit
         /// What each provider's lane holds while its provider is busy. 10,000 events or
-        /// 4 MiB by default. Beyond it the lane drops the newest events for that provider
+        /// 8 MiB by default. Beyond it the lane drops the newest events for that provider
         /// only, counts them (``AnalyticsMetrics/overflowed``) and reports them
         /// (``AnalyticsError/providerOverflow(provider:events:)``).
         public var providerLimit: MemoryLimit
@@ -55,8 +55,8 @@ extension AnalyticsService {
             sessionTimeout: Duration = .seconds(30 * 60),
             errorHandler: (@Sendable (AnalyticsError) -> Void)? = nil,
             logger: Logger = Logger(label: "anna"),
-            intakeLimit: MemoryLimit = MemoryLimit(events: 10_000, bytes: 4 << 20),
-            providerLimit: MemoryLimit = MemoryLimit(events: 10_000, bytes: 4 << 20)
+            intakeLimit: MemoryLimit = MemoryLimit(events: 10_000, bytes: 8 << 20),
+            providerLimit: MemoryLimit = MemoryLimit(events: 10_000, bytes: 8 << 20)
         ) {
             self.grantedConsent = grantedConsent
             self.violationPolicy = violationPolicy
