@@ -155,9 +155,11 @@ final class Pipeline: @unchecked Sendable {
 
     private func handOff(epoch: Int) {
         guard !outgoing.isEmpty else { return }
-        let batch = outgoing
+        // The lanes own the batch now; keeping its capacity here would allocate a
+        // second buffer of that size at once and hold it while the pipeline idles.
+        var batch: [AnalyticsEnvelope] = []
+        swap(&batch, &outgoing)
         let bytes = outgoingBytes
-        outgoing.removeAll(keepingCapacity: true)
         outgoingBytes = 0
         for lane in lanes { lane.enqueue(batch, bytes: bytes, epoch: epoch) }
     }
