@@ -110,14 +110,3 @@ extension DurableQueue {
         }
     }
 }
-
-extension Duration {
-    /// Whole nanoseconds, saturating at `Int64`'s bounds instead of trapping.
-    var saturatingNanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        if overflow { return seconds < 0 ? .min : .max }
-        let (sum, overflowed) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
-        return overflowed ? (seconds < 0 ? .min : .max) : sum
-    }
-}

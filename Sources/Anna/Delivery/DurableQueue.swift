@@ -354,16 +354,3 @@ struct BufferState {
     var metrics = DurableQueue.Metrics()
     var persistHandler: (@Sendable (Int) -> Void)?
 }
-
-extension Duration {
-    var dispatchInterval: DispatchTimeInterval {
-        let (seconds, attoseconds) = components
-        let nanoseconds = Double(seconds) * 1e9 + Double(attoseconds) / 1e9
-        return .nanoseconds(Int(min(nanoseconds, Double(Int.max / 2))))
-    }
-
-    var timeInterval: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
-}

@@ -43,8 +43,7 @@ final class Pipeline: @unchecked Sendable {
         self.granted = configuration.grantedConsent
         self.beforeStages = configuration.stages.filter { $0.phase == .before }
         self.enrichmentStages = configuration.stages.filter { $0.phase == .enrichment }
-        let timeout = configuration.sessionTimeout.components
-        self.sessionTimeout = TimeInterval(timeout.seconds) + TimeInterval(timeout.attoseconds) / 1e18
+        self.sessionTimeout = configuration.sessionTimeout.timeInterval
     }
 
     /// Processes items in order and returns the array for reuse.
