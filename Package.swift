@@ -20,8 +20,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
-        // Runtime: what an app links.
-        .target(name: "Anna", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        // What build time and run time must agree on: provider profiles and their name
+        // rules, snake case, focus patterns, parameter constraints and their pattern
+        // engine, Swift naming. A leaf: no dependencies, so the tool the build plugin
+        // runs does not compile the runtime.
+        .target(name: "AnnaRules"),
+
+        // Runtime: what an app links. Re-exports AnnaRules' public types.
+        .target(name: "Anna", dependencies: ["AnnaRules", .product(name: "Logging", package: "swift-log")]),
         .target(name: "AnnaTesting", dependencies: ["Anna"]),
 
         // libyaml, found through pkg-config.
@@ -35,7 +41,7 @@ let package = Package(
         .target(
             name: "_AnnaGeneratorCore",
             dependencies: [
-                "Anna",
+                "AnnaRules",
                 "CYAML",
                 .product(name: "Mustache", package: "swift-mustache"),
             ]

@@ -67,7 +67,7 @@ extension ProviderProfile {
             for (key, value) in event.parameters where value.mayExceed(maximumStringLength) {
                 guard let truncated = truncate(value, to: maximumStringLength) else { continue }
                 event.parameters[key] = truncated
-                let unit = countsBytes ? "bytes" : "characters"
+                let unit = stringLengthUnit
                 violations.append(ProfileViolation(
                     profile: name, event: event.name, parameter: key,
                     limit: "string values of at most \(maximumStringLength) \(unit)", action: .truncatedValue
@@ -87,30 +87,10 @@ extension ProviderProfile {
     }
 
     private func nameProblem(_ mappedName: String, maximumLength: Int?, isEvent: Bool) -> String? {
-        let kind = isEvent ? "event" : "parameter"
-        if let maximumLength, mappedName.utf8.count > maximumLength, mappedName.count > maximumLength {
-            return "\(kind) names of at most \(maximumLength) characters"
-        }
-        if requiresIdentifierNames && !Self.isIdentifier(mappedName) {
-            return "\(kind) names of letters, digits and underscores, starting with a letter"
-        }
-        if isEvent && reservedEventNames.contains(mappedName) {
-            return "'\(mappedName)' is reserved"
-        }
-        if let prefix = reservedPrefixes.first(where: { mappedName.hasPrefix($0) }) {
-            return "the prefix '\(prefix)' is reserved"
-        }
-        return nil
-    }
-
-    private static func isIdentifier(_ name: String) -> Bool {
-        var bytes = name.utf8.makeIterator()
-        guard let first = bytes.next(), (first | 0x20) >= 0x61, (first | 0x20) <= 0x7A else { return false }
-        while let byte = bytes.next() {
-            let letter = (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A
-            guard letter || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F else { return false }
-        }
-        return true
+        let kind: NameKind = isEvent ? .event : .parameter
+        guard let rule = brokenRules(ofMapped: mappedName, kind: kind).first else { return nil }
+        if case .reservedEventName = rule { return "'\(mappedName)' is reserved" }
+        return rule.limit(for: kind)
     }
 
     /// The value cut to `limit`, or `nil` when it fits. Arrays are cut element-wise.

@@ -92,8 +92,8 @@ struct ConstraintChecker {
         default: nil
         }
         if let number {
-            if let min = constraint.min, number < min { return "at least \(format(min))" }
-            if let max = constraint.max, number > max { return "at most \(format(max))" }
+            if let min = constraint.min, number < min { return "at least \(min.compactDescription)" }
+            if let max = constraint.max, number > max { return "at most \(max.compactDescription)" }
         }
         guard case .string(let text) = value else { return nil }
         if let minLength = constraint.minLength, text.count < minLength { return "at least \(minLength) characters long" }
@@ -130,9 +130,5 @@ struct ConstraintChecker {
             patterns[pattern] = .unusable(error, reported: true)
             return "matching /\(pattern)/, which cannot be checked: \(error.message) (at offset \(error.offset)); this pattern is skipped from now on"
         }
-    }
-
-    private func format(_ number: Double) -> String {
-        number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
     }
 }

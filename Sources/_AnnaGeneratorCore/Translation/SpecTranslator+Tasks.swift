@@ -1,3 +1,4 @@
+import AnnaRules
 import Foundation
 
 /// The `TaskSet` a spec's `tasks:` become: one `FocusTask` per task, whose closure

@@ -1,3 +1,4 @@
+import AnnaRules
 /// Turns a validated ``TrackingSpec`` into a ``RenderModel``: names, types,
 /// default values, escaping and metadata are decided here, so templates stay
 /// logic-less.
@@ -119,10 +120,10 @@ public struct SpecTranslator: Sendable {
         )
     }
 
-    private func constraintInitializer(_ constraints: TrackingSpec.Constraints) -> String {
+    private func constraintInitializer(_ constraints: ParameterConstraint) -> String {
         var arguments: [String] = []
-        if let min = constraints.min { arguments.append("min: \(numberLiteral(min))") }
-        if let max = constraints.max { arguments.append("max: \(numberLiteral(max))") }
+        if let min = constraints.min { arguments.append("min: \(min.compactDescription)") }
+        if let max = constraints.max { arguments.append("max: \(max.compactDescription)") }
         if let minLength = constraints.minLength { arguments.append("minLength: \(minLength)") }
         if let maxLength = constraints.maxLength { arguments.append("maxLength: \(maxLength)") }
         if let pattern = constraints.pattern { arguments.append("pattern: \(SwiftLiteral.string(pattern))") }
@@ -130,10 +131,6 @@ public struct SpecTranslator: Sendable {
             arguments.append("allowedValues: [\(values.map(SwiftLiteral.string).joined(separator: ", "))]")
         }
         return "ParameterConstraint(\(arguments.joined(separator: ", ")))"
-    }
-
-    private func numberLiteral(_ value: Double) -> String {
-        value.rounded() == value && abs(value) < 1e15 ? "\(Int(value))" : "\(value)"
     }
 
     func swiftTypeName(_ type: ValueType, spec: TrackingSpec) -> String {

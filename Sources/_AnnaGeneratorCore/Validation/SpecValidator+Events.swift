@@ -1,4 +1,4 @@
-import Anna
+import AnnaRules
 
 extension SpecValidationPass {
     static let eventKeys = ["description", "consent", "deprecated", "parameters"]
@@ -146,8 +146,8 @@ extension SpecValidationPass {
         }
     }
 
-    private mutating func constraints(_ fields: [String: YAMLPair], type: ValueType, owner: String) -> TrackingSpec.Constraints? {
-        var constraints = TrackingSpec.Constraints()
+    private mutating func constraints(_ fields: [String: YAMLPair], type: ValueType, owner: String) -> ParameterConstraint? {
+        var constraints = ParameterConstraint()
         var valid = true
         let isNumber = type.base == .int || type.base == .double
         let isString = type.base == .string
@@ -186,7 +186,7 @@ extension SpecValidationPass {
             }
         }
         if let min = constraints.min, let max = constraints.max, min > max, let field = fields["max"] {
-            context.error("'max' (\(max.formattedForMessage)) of \(owner) is less than its 'min' (\(min.formattedForMessage)); swap them", at: field.value.location)
+            context.error("'max' (\(max.compactDescription)) of \(owner) is less than its 'min' (\(min.compactDescription)); swap them", at: field.value.location)
             valid = false
         }
         if let min = constraints.minLength, let max = constraints.maxLength, min > max, let field = fields["maxLength"] {
@@ -228,12 +228,5 @@ extension SpecValidationPass {
         var location = node.location
         location.column += offset + (style == .plain ? 0 : 1)
         return location
-    }
-}
-
-extension Double {
-    /// `3` for whole numbers, `2.5` otherwise.
-    var formattedForMessage: String {
-        rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self)
     }
 }

@@ -1,22 +1,18 @@
-import Anna
+import AnnaRules
 
 extension SpecValidationPass {
     /// Checks events and parameters against a provider's documented limits.
     mutating func check(_ events: [TrackingSpec.Event], against profile: ProviderProfile) {
         let provider = profile.name
         for event in events {
-            checkName(event.name, kind: "event", at: event.location, profile: profile, maximumLength: profile.maximumEventNameLength)
-            let mapped = profile.mapped(event.name)
-            if profile.reservedEventNames.contains(mapped) {
-                context.error("\(provider): the event name '\(mapped)' is reserved for \(provider)'s own events; rename '\(event.name)'", at: event.location)
-            }
+            checkName(event.name, kind: .event, at: event.location, profile: profile)
             if let limit = profile.maximumParameters, event.parameters.count > limit {
                 context.error("\(provider): event '\(event.name)' has \(event.parameters.count) parameters, over the limit of \(limit); split it or drop parameters", at: event.location)
             }
             var estimatedBytes = event.name.utf8.count + 256  // envelope: ids, timestamps, context
             var boundedSize = true
             for parameter in event.parameters {
-                checkName(parameter.name, kind: "parameter", at: parameter.location, profile: profile, maximumLength: profile.maximumParameterNameLength)
+                checkName(parameter.name, kind: .parameter, at: parameter.location, profile: profile)
                 checkStringLimit(parameter, profile: profile)
                 estimatedBytes += parameter.name.utf8.count + 8
                 switch parameter.type.base {
@@ -37,29 +33,28 @@ extension SpecValidationPass {
         }
     }
 
-    private mutating func checkName(_ name: String, kind: String, at location: SourceLocation, profile: ProviderProfile, maximumLength: Int?) {
+    private mutating func checkName(_ name: String, kind: ProviderProfile.NameKind, at location: SourceLocation, profile: ProviderProfile) {
         let provider = profile.name
         let mapped = profile.mapped(name)
         let shown = mapped == name ? "'\(name)'" : "'\(name)' (sent as '\(mapped)')"
-        if let limit = maximumLength, mapped.count > limit {
-            context.error("\(provider): \(kind) name \(shown) has \(mapped.count) characters, over the limit of \(limit); shorten it", at: location)
-        }
-        if profile.requiresIdentifierNames {
-            let scalars = mapped.unicodeScalars
-            let valid = scalars.first?.isASCIILetter == true && scalars.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0 == "_" }
-            if !valid {
+        for rule in profile.brokenRules(ofMapped: mapped, kind: kind) {
+            switch rule {
+            case .tooLong(let limit):
+                context.error("\(provider): \(kind) name \(shown) has \(mapped.count) characters, over the limit of \(limit); shorten it", at: location)
+            case .notIdentifier:
                 context.error("\(provider): \(kind) name \(shown) must be letters, digits and '_', starting with a letter; rename it", at: location)
+            case .reservedPrefix(let prefix):
+                context.error("\(provider): \(kind) name \(shown) starts with '\(prefix)', which \(provider) reserves; rename it", at: location)
+            case .reservedEventName:
+                context.error("\(provider): the event name '\(mapped)' is reserved for \(provider)'s own events; rename '\(name)'", at: location)
             }
-        }
-        for prefix in profile.reservedPrefixes where mapped.hasPrefix(prefix) {
-            context.error("\(provider): \(kind) name \(shown) starts with '\(prefix)', which \(provider) reserves; rename it", at: location)
         }
     }
 
     private mutating func checkStringLimit(_ parameter: TrackingSpec.Parameter, profile: ProviderProfile) {
         guard let limit = profile.maximumStringLength else { return }
         let provider = profile.name
-        let unit = profile.countsBytes ? "bytes" : "characters"
+        let unit = profile.stringLengthUnit
         switch parameter.type.base {
         case .string:
             if let maxLength = parameter.constraints.maxLength {
@@ -71,7 +66,7 @@ extension SpecValidationPass {
             }
         case .named(let name):
             guard let type = types[name] else { return }
-            for value in type.cases.map(\.rawValue) where (profile.countsBytes ? value.utf8.count : value.count) > limit {
+            for value in type.cases.map(\.rawValue) where profile.length(of: value) > limit {
                 context.error("\(provider): value '\(value)' of \(name) is over \(provider)'s limit of \(limit) \(unit) for string values; shorten it", at: type.location)
             }
         default:

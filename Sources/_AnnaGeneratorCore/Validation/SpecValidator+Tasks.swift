@@ -1,4 +1,4 @@
-import Anna
+import AnnaRules
 import Foundation
 
 extension SpecValidationPass {

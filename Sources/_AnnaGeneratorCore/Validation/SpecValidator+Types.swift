@@ -1,3 +1,4 @@
+import AnnaRules
 extension SpecValidationPass {
     static let scalarTypes: [String: ValueType.Base] = [
         "string": .string, "int": .int, "double": .double, "bool": .bool,

@@ -1,4 +1,4 @@
-import Anna
+import AnnaRules
 
 /// Checks a parsed spec and turns it into a ``TrackingSpec``.
 ///

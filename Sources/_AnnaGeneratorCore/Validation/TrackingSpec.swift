@@ -1,4 +1,4 @@
-import Anna
+import AnnaRules
 
 /// A tracking spec after validation: every name checked and converted to Swift,
 /// every type resolved, every task's expressions type-checked.
@@ -81,32 +81,11 @@ extension TrackingSpec {
         /// The parameter's type.
         public var type: ValueType
         /// `min`, `max`, `minLength`, `maxLength`, `pattern`.
-        public var constraints: Constraints
+        public var constraints: ParameterConstraint
         /// `pii: true`.
         public var isPII: Bool
         /// Where the parameter's name is written.
         public var location: SourceLocation
-    }
-
-    /// A parameter's declared constraints.
-    public struct Constraints: Sendable, Hashable {
-        /// `min:`.
-        public var min: Double?
-        /// `max:`.
-        public var max: Double?
-        /// `minLength:`.
-        public var minLength: Int?
-        /// `maxLength:`.
-        public var maxLength: Int?
-        /// `pattern:`.
-        public var pattern: String?
-        /// The raw values of an inline `enum:`.
-        public var allowedValues: [String]?
-
-        /// Whether no constraint is set.
-        public var isEmpty: Bool {
-            min == nil && max == nil && minLength == nil && maxLength == nil && pattern == nil && allowedValues == nil
-        }
     }
 
     /// A task under `tasks:`: when a focus-path event matches, report an event.

@@ -1,3 +1,4 @@
+import AnnaRules
 /// State shared by the validation passes: where diagnostics go, and typed readers
 /// for YAML nodes that report mismatches at the node.
 struct ValidationContext {

@@ -52,3 +52,10 @@ public struct ParameterConstraint: Sendable, Hashable, Codable {
         self.allowedValues = allowedValues
     }
 }
+
+extension ParameterConstraint {
+    /// Whether no limit is set.
+    package var isEmpty: Bool {
+        min == nil && max == nil && minLength == nil && maxLength == nil && pattern == nil && allowedValues == nil
+    }
+}

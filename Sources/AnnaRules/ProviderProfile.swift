@@ -10,7 +10,7 @@ public struct ProviderProfile: Sendable, Hashable {
     public enum NameMapping: Sendable, Hashable {
         /// Names are sent as written.
         case verbatim
-        /// Names are sent in snake case (``SnakeCaseEventMapper``).
+        /// Names are sent in snake case, as `SnakeCaseEventMapper` sends them.
         case snakeCase
     }
 
@@ -129,7 +129,7 @@ public struct ProviderProfile: Sendable, Hashable {
     public func mapped(_ name: String) -> String {
         switch nameMapping {
         case .verbatim: name
-        case .snakeCase: SnakeCaseEventMapper.snakeCase(name)
+        case .snakeCase: SnakeCase.convert(name)
         }
     }
 }
