@@ -27,7 +27,7 @@ struct AnnaCommand: CommandPlugin {
         var failed = false
         for case let target as SourceModuleTarget in targets {
             let specs = target.sourceFiles.map(\.url)
-                .filter { $0.lastPathComponent.hasSuffix(".anna.yml") || $0.lastPathComponent.hasSuffix(".anna.yaml") }
+                .filter { SpecFileNaming.isSpec($0.lastPathComponent) }
                 .map(\.path)
                 .sorted()
             guard !specs.isEmpty else { continue }

@@ -17,7 +17,7 @@ struct AnnaPlugin {
         specs.map { spec in
             let output = workDirectory
                 .appending(path: "Generated", directoryHint: .isDirectory)
-                .appending(path: Self.outputFileName(forRelativePath: spec.relativePath))
+                .appending(path: SpecFileNaming.outputFileName(forRelativePath: spec.relativePath))
             return .buildCommand(
                 displayName: "Anna: generating Swift from \(spec.relativePath)",
                 executable: tool,
@@ -26,22 +26,6 @@ struct AnnaPlugin {
                 outputFiles: [output]
             )
         }
-    }
-
-    /// `catalog.anna.yml` → `catalog.anna.swift`; `Checkout/catalog.anna.yml` →
-    /// `Checkout_catalog.anna.swift`, so specs of the same name in different folders
-    /// of one target still get files of their own.
-    static func outputFileName(forRelativePath path: String) -> String {
-        var components = path.split(separator: "/").map(String.init)
-        var name = components.removeLast()
-        for suffix in [".anna.yml", ".anna.yaml"] where name.hasSuffix(suffix) {
-            name = String(name.dropLast(suffix.count))
-        }
-        return (components + [name]).joined(separator: "_") + ".anna.swift"
-    }
-
-    static func isSpec(_ url: URL) -> Bool {
-        url.lastPathComponent.hasSuffix(".anna.yml") || url.lastPathComponent.hasSuffix(".anna.yaml")
     }
 
     static func relativePath(of url: URL, in directory: URL) -> String {
@@ -55,7 +39,7 @@ struct AnnaPlugin {
 extension AnnaPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
-        let specs = target.sourceFiles.map(\.url).filter(Self.isSpec).sorted { $0.path < $1.path }
+        let specs = target.sourceFiles.map(\.url).filter { SpecFileNaming.isSpec($0.lastPathComponent) }.sorted { $0.path < $1.path }
         return createBuildCommands(
             specs: specs.map { ($0, Self.relativePath(of: $0, in: target.directoryURL)) },
             workDirectory: context.pluginWorkDirectoryURL,
@@ -69,7 +53,7 @@ import XcodeProjectPlugin
 
 extension AnnaPlugin: XcodeBuildToolPlugin {
     func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
-        let specs = target.inputFiles.map(\.url).filter(Self.isSpec).sorted { $0.path < $1.path }
+        let specs = target.inputFiles.map(\.url).filter { SpecFileNaming.isSpec($0.lastPathComponent) }.sorted { $0.path < $1.path }
         return createBuildCommands(
             specs: specs.map { ($0, Self.relativePath(of: $0, in: context.xcodeProject.directoryURL)) },
             workDirectory: context.pluginWorkDirectoryURL,

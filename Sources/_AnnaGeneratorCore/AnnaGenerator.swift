@@ -75,6 +75,6 @@ public struct AnnaGenerator: Sendable {
     /// - Parameter specPath: The spec's path.
     /// - Returns: The file name of its generated Swift.
     public static func outputFileName(for specPath: String) -> String {
-        SpecValidationPass.baseName(of: specPath) + ".anna.swift"
+        SpecFileNaming.outputFileName(for: specPath)
     }
 }

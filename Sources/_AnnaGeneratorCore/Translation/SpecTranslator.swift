@@ -24,7 +24,7 @@ public struct SpecTranslator: Sendable {
             access: access,
             enums: spec.types.map(enumModel),
             events: spec.events.enumerated().map { index, event in
-                eventModel(event, isFirst: index == 0, spec: spec, hasMetadata: metadataNames.contains(SwiftNaming.escaped(event.swiftName)))
+                eventModel(event, isFirst: index == 0, hasMetadata: metadataNames.contains(SwiftNaming.escaped(event.swiftName)))
             },
             hasEvents: !spec.events.isEmpty,
             metadata: metadata,
@@ -51,9 +51,9 @@ public struct SpecTranslator: Sendable {
         )
     }
 
-    private func eventModel(_ event: TrackingSpec.Event, isFirst: Bool, spec: TrackingSpec, hasMetadata: Bool) -> RenderModel.EventModel {
+    private func eventModel(_ event: TrackingSpec.Event, isFirst: Bool, hasMetadata: Bool) -> RenderModel.EventModel {
         // Optional parameters go last so they can default to nil.
-        let ordered = event.parameters.filter { !$0.type.isOptional } + event.parameters.filter(\.type.isOptional)
+        let ordered = event.signatureParameters
         var lines = docLines(event.description)
         let documented = ordered.filter { !docLines($0.description).isEmpty }
         if !documented.isEmpty {
@@ -71,9 +71,8 @@ public struct SpecTranslator: Sendable {
                 : "@available(*, deprecated, message: \(SwiftLiteral.string(message)))"
         }
         let arguments = ordered.enumerated().map { index, parameter in
-            let type = swiftTypeName(parameter.type, spec: spec)
             let separator = index == ordered.count - 1 ? "" : ","
-            return "\(SwiftNaming.escaped(parameter.swiftName)): \(type)\(parameter.type.isOptional ? " = nil" : "")\(separator)"
+            return "\(SwiftNaming.escaped(parameter.swiftName)): \(parameter.swiftType)\(parameter.type.isOptional ? " = nil" : "")\(separator)"
         }
         // A typed dictionary literal plus updateValue(_:forKey:) type-checks in about half
         // the time of one subscript assignment per parameter (scripts/measure-generator.sh).
@@ -131,22 +130,6 @@ public struct SpecTranslator: Sendable {
             arguments.append("allowedValues: [\(values.map(SwiftLiteral.string).joined(separator: ", "))]")
         }
         return "ParameterConstraint(\(arguments.joined(separator: ", ")))"
-    }
-
-    func swiftTypeName(_ type: ValueType, spec: TrackingSpec) -> String {
-        var name: String
-        switch type.base {
-        case .string: name = "String"
-        case .int: name = "Int"
-        case .double: name = "Double"
-        case .bool: name = "Bool"
-        case .date: name = "Date"
-        case .url: name = "URL"
-        case .uuid: name = "UUID"
-        case .named(let specName): name = spec.types.first { $0.name == specName }?.swiftName ?? specName
-        }
-        if type.isArray { name = "[\(name)]" }
-        return type.isOptional ? name + "?" : name
     }
 
     /// Comment lines with the leading space the `///` needs, or none for an empty

@@ -81,7 +81,9 @@ extension SpecValidationPass {
                 continue
             }
             swiftNames[swiftName] = (pair.key, pair.keyLocation)
-            if let parameter = parameter(pair, swiftName: swiftName, event: event, owner: owner) {
+            if var parameter = parameter(pair, swiftName: swiftName, event: event, owner: owner) {
+                parameter.swiftValueType = swiftTypeName(ValueType(base: parameter.type.base, isArray: parameter.type.isArray, isOptional: false))
+                parameter.swiftType = parameter.swiftValueType + (parameter.type.isOptional ? "?" : "")
                 parameters.append(parameter)
             }
         }
@@ -91,7 +93,7 @@ extension SpecValidationPass {
     private mutating func parameter(_ pair: YAMLPair, swiftName: String, event: String, owner: String) -> TrackingSpec.Parameter? {
         var parameter = TrackingSpec.Parameter(
             name: pair.key, swiftName: swiftName, description: nil,
-            type: ValueType(base: .string, isArray: false, isOptional: false),
+            type: ValueType(base: .string, isArray: false, isOptional: false), swiftType: "", swiftValueType: "",
             constraints: .init(), isPII: false, location: pair.keyLocation
         )
         switch pair.value.content {
@@ -228,5 +230,24 @@ extension SpecValidationPass {
         var location = node.location
         location.column += offset + (style == .plain ? 0 : 1)
         return location
+    }
+}
+
+extension SpecValidationPass {
+    /// The Swift spelling of a type, with enums by their Swift names.
+    func swiftTypeName(_ type: ValueType) -> String {
+        var name: String
+        switch type.base {
+        case .string: name = "String"
+        case .int: name = "Int"
+        case .double: name = "Double"
+        case .bool: name = "Bool"
+        case .date: name = "Date"
+        case .url: name = "URL"
+        case .uuid: name = "UUID"
+        case .named(let specName): name = types[specName]?.swiftName ?? specName
+        }
+        if type.isArray { name = "[\(name)]" }
+        return type.isOptional ? name + "?" : name
     }
 }

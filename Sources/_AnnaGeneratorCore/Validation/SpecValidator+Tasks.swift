@@ -29,7 +29,7 @@ extension SpecValidationPass {
                 context.warning("the task reports the deprecated event '\(report)'\(message.isEmpty ? "" : ": \(message)")", at: reportField.value.location)
             }
             guard let arguments = taskArguments(fields["with"]?.value, event: event, taskLocation: item.location) else { continue }
-            tasks.append(TrackingSpec.FocusTask(match: match, pattern: pattern, report: report, arguments: arguments, location: item.location))
+            tasks.append(TrackingSpec.FocusTask(match: match, pattern: pattern, event: event, arguments: arguments, location: item.location))
         }
         return tasks
     }
@@ -47,13 +47,13 @@ extension SpecValidationPass {
 
     private mutating func taskArguments(
         _ node: YAMLNode?, event: TrackingSpec.Event, taskLocation: SourceLocation
-    ) -> [(name: String, expression: TaskExpression)]? {
-        var arguments: [(name: String, expression: TaskExpression)] = []
-        var given: Set<String> = []
+    ) -> [TrackingSpec.TaskArgument]? {
+        var given: [String: TaskExpression] = [:]
+        var named: Set<String> = []
         var valid = true
         if let node, let pairs = context.pairs(of: node, expected: "'with'") {
             for pair in pairs {
-                given.insert(pair.key)
+                named.insert(pair.key)
                 guard let parameter = event.parameters.first(where: { $0.name == pair.key }) else {
                     let hint = event.parameters.isEmpty ? "; it takes no parameters, so remove 'with:'" : Suggestion.hint(for: pair.key, in: event.parameters.map(\.name))
                     context.error("event '\(event.name)' has no parameter '\(pair.key)'\(hint)", at: pair.keyLocation)
@@ -61,14 +61,17 @@ extension SpecValidationPass {
                     continue
                 }
                 guard let expression = taskExpression(pair.value, for: parameter) else { valid = false; continue }
-                arguments.append((pair.key, expression))
+                given[pair.key] = expression
             }
         }
-        for parameter in event.parameters where !parameter.type.isOptional && !given.contains(parameter.name) {
+        for parameter in event.parameters where !parameter.type.isOptional && !named.contains(parameter.name) {
             context.error("the task reporting '\(event.name)' gives no value for its required parameter '\(parameter.name)'; add it under 'with:'", at: taskLocation)
             valid = false
         }
-        return valid ? arguments : nil
+        guard valid else { return nil }
+        return event.signatureParameters.compactMap { parameter in
+            given[parameter.name].map { TrackingSpec.TaskArgument(parameter: parameter, expression: $0) }
+        }
     }
 
     /// A `with:` value: a `$` expression or a literal, checked against the parameter's type.
@@ -91,32 +94,37 @@ extension SpecValidationPass {
         }
         var literal = scalar
         if case .string(let text) = scalar, text.hasPrefix("$$") { literal = .string(String(text.dropFirst())) }
-        guard checkLiteral(literal, for: parameter, at: node.location) else { return nil }
-        return .literal(literal)
+        return resolveLiteral(literal, for: parameter, at: node.location).map(TaskExpression.literal)
     }
 
-    private mutating func checkLiteral(_ literal: ScalarValue, for parameter: TrackingSpec.Parameter, at location: SourceLocation) -> Bool {
+    /// A literal checked against the parameter's type and resolved for it, or `nil` after an error.
+    private mutating func resolveLiteral(_ literal: ScalarValue, for parameter: TrackingSpec.Parameter, at location: SourceLocation) -> TaskLiteral? {
         let type = parameter.type
-        func mismatch(_ what: String) -> Bool {
+        func mismatch(_ what: String) -> TaskLiteral? {
             context.error("\(what) does not fit parameter '\(parameter.name)' of type \(type)", at: location)
-            return false
+            return nil
         }
-        if case .null = literal { return type.isOptional ? true : mismatch("null") }
+        if case .null = literal { return type.isOptional ? .null : mismatch("null") }
         if type.isArray { return mismatch("a single value") }
         switch (type.base, literal) {
-        case (.string, .string), (.int, .int), (.double, .int), (.double, .double), (.bool, .bool):
-            return true
+        case (.string, .string(let text)): return .string(text)
+        case (.int, .int(let value)), (.double, .int(let value)): return .int(value)
+        case (.double, .double(let value)): return .double(value)
+        case (.bool, .bool(let value)): return .bool(value)
         case (.url, .string(let text)):
-            return URL(string: text)?.scheme != nil ? true : mismatch("'\(text)', which is not an absolute URL,")
+            return URL(string: text)?.scheme != nil ? .url(text) : mismatch("'\(text)', which is not an absolute URL,")
         case (.uuid, .string(let text)):
-            return UUID(uuidString: text) != nil ? true : mismatch("'\(text)', which is not a UUID,")
+            return UUID(uuidString: text) != nil ? .uuid(text) : mismatch("'\(text)', which is not a UUID,")
         case (.date, .string(let text)):
-            return (try? Date(text, strategy: .iso8601)) != nil ? true : mismatch("'\(text)', which is not an ISO 8601 date,")
+            guard let date = try? Date(text, strategy: .iso8601) else { return mismatch("'\(text)', which is not an ISO 8601 date,") }
+            return .date(secondsSince1970: date.timeIntervalSince1970)
         case (.named(let name), .string(let text)):
-            guard let enumType = types[name] else { return false }
-            if enumType.cases.contains(where: { $0.rawValue == text }) { return true }
+            guard let enumType = types[name] else { return nil }
+            if let match = enumType.cases.first(where: { $0.rawValue == text }) {
+                return .enumCase(type: enumType.swiftName, case: match.swiftName)
+            }
             context.error("'\(text)' is not a value of \(name)\(Suggestion.hint(for: text, in: enumType.cases.map(\.rawValue)))", at: location)
-            return false
+            return nil
         case (_, .string(let text)): return mismatch("the string '\(text)'")
         case (_, .int(let value)): return mismatch("the integer \(value)")
         case (_, .double(let value)): return mismatch("the number \(value)")

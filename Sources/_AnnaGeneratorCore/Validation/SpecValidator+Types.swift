@@ -9,6 +9,7 @@ extension SpecValidationPass {
     mutating func declareTypes(_ node: YAMLNode) {
         guard let pairs = context.pairs(of: node, expected: "'types'") else { return }
         for pair in pairs {
+            defer { if types[pair.key] == nil { rejectedTypeNames.insert(pair.key) } }
             guard let fields = context.entries(of: pair.value, allowed: ["description", "enum"], in: "type '\(pair.key)'") else { continue }
             let description = context.string(fields["description"], expected: "a description")
             guard let casesNode = fields["enum"] else {
@@ -109,6 +110,8 @@ extension SpecValidationPass {
         if types[name] != nil {
             return ValueType(base: .named(name), isArray: isArray, isOptional: isOptional)
         }
+        // Its declaration's error is the one to fix; a second error here would only repeat it.
+        if rejectedTypeNames.contains(name) { return nil }
         let known = Self.scalarTypes.keys.sorted() + typeOrder
         if name.isEmpty || name.contains(where: { "[]?".contains($0) }) {
             context.error("type '\(text)' of \(owner) is malformed; write T, T?, [T] or [T]? with T one of: \(known.joined(separator: ", "))", at: location)

@@ -34,6 +34,9 @@ struct SpecValidationPass {
     /// Declared and inline enum types by the name parameters refer to them with.
     var types: [String: TrackingSpec.EnumType] = [:]
     var typeOrder: [String] = []
+    /// Types declared under `types:` whose declaration had an error, already reported:
+    /// a use of one is not reported again as an unknown type.
+    var rejectedTypeNames: Set<String> = []
     /// Swift type names taken, with where, to catch collisions after conversion.
     var swiftTypeNames: [String: SourceLocation] = [:]
 
@@ -68,7 +71,7 @@ struct SpecValidationPass {
 
         return TrackingSpec(
             file: file,
-            baseName: Self.baseName(of: file),
+            baseName: SpecFileNaming.baseName(of: file),
             namespace: namespace,
             access: access,
             providers: providers,
@@ -76,16 +79,6 @@ struct SpecValidationPass {
             events: events,
             tasks: tasks
         )
-    }
-
-    /// `Sources/App/catalog.anna.yml` → `catalog`.
-    static func baseName(of file: String) -> String {
-        var name = Substring(file.split(separator: "/").last ?? Substring(file))
-        for suffix in [".anna.yml", ".anna.yaml", ".yml", ".yaml"] where name.hasSuffix(suffix) {
-            name = name.dropLast(suffix.count)
-            break
-        }
-        return String(name)
     }
 
     private mutating func checkFormat(_ pair: YAMLPair?, root: YAMLNode) {

@@ -66,6 +66,11 @@ extension TrackingSpec {
         public var deprecationMessage: String?
         /// Parameters in file order.
         public var parameters: [Parameter]
+        /// Parameters in the generated factory's order: required ones first, then
+        /// optional ones (which default to `nil`), each group in file order.
+        public var signatureParameters: [Parameter] {
+            parameters.filter { !$0.type.isOptional } + parameters.filter(\.type.isOptional)
+        }
         /// Where the event's name is written.
         public var location: SourceLocation
     }
@@ -80,6 +85,10 @@ extension TrackingSpec {
         public var description: String?
         /// The parameter's type.
         public var type: ValueType
+        /// The Swift type, with enums resolved to their Swift names: `[CategorySource]?`.
+        public var swiftType: String
+        /// ``swiftType`` without the optional: what a value of the parameter is.
+        public var swiftValueType: String
         /// `min`, `max`, `minLength`, `maxLength`, `pattern`.
         public var constraints: ParameterConstraint
         /// `pii: true`.
@@ -94,26 +103,20 @@ extension TrackingSpec {
         public var match: String
         /// The parsed pattern.
         public var pattern: FocusPattern
-        /// The event `report:` names.
-        public var report: String
-        /// `with:`: parameter name to expression, in file order.
-        public var arguments: [(name: String, expression: TaskExpression)]
+        /// The event `report:` names, as validated.
+        public var event: Event
+        /// `with:`, in the order of the event's ``Event/signatureParameters``.
+        public var arguments: [TaskArgument]
         /// Where the task starts.
         public var location: SourceLocation
+    }
 
-        /// Tasks are equal when they match, report and pass the same things at the same place.
-        public static func == (lhs: FocusTask, rhs: FocusTask) -> Bool {
-            lhs.match == rhs.match && lhs.report == rhs.report && lhs.location == rhs.location
-                && lhs.arguments.map(\.name) == rhs.arguments.map(\.name)
-                && lhs.arguments.map(\.expression) == rhs.arguments.map(\.expression)
-        }
-
-        /// Hashes the pattern, the event and the location.
-        public func hash(into hasher: inout Hasher) {
-            hasher.combine(match)
-            hasher.combine(report)
-            hasher.combine(location)
-        }
+    /// One value of a task's `with:`, resolved to the parameter it fills.
+    public struct TaskArgument: Sendable, Hashable {
+        /// The parameter.
+        public var parameter: Parameter
+        /// What fills it.
+        public var expression: TaskExpression
     }
 }
 
@@ -160,8 +163,8 @@ public struct ValueType: Sendable, Hashable, CustomStringConvertible {
 
 /// A value in a task's `with:`.
 public indirect enum TaskExpression: Sendable, Hashable {
-    /// A literal from the spec.
-    case literal(ScalarValue)
+    /// A literal from the spec, checked against and resolved for the parameter's type.
+    case literal(TaskLiteral)
     /// `$path`: the node's path, `a/b/c`.
     case path
     /// `$index`: the node's index among its indexed siblings.
@@ -178,4 +181,26 @@ public indirect enum TaskExpression: Sendable, Hashable {
     case eventTime
     /// `$parent.…` / `$ancestor(n).…`: the expression evaluated on the node `n` levels up.
     case ancestor(Int, TaskExpression)
+}
+
+/// A literal in a task's `with:`, resolved for the parameter it fills.
+public enum TaskLiteral: Sendable, Hashable {
+    /// `null`, for an optional parameter.
+    case null
+    /// A string.
+    case string(String)
+    /// An integer, also for a `double` parameter.
+    case int(Int)
+    /// A number with a fraction, or not finite.
+    case double(Double)
+    /// `true` or `false`.
+    case bool(Bool)
+    /// An absolute URL.
+    case url(String)
+    /// A UUID.
+    case uuid(String)
+    /// An ISO 8601 date, as seconds since 1970.
+    case date(secondsSince1970: Double)
+    /// A case of an enum type, by Swift names.
+    case enumCase(type: String, case: String)
 }
