@@ -14,18 +14,21 @@ import Foundation
 /// It may receive PII by default, so its events equal the ones reported. Give it
 /// other ``Anna/ProviderOptions`` to see what a provider with a mapper, a profile or
 /// without PII would receive.
-public final class RecordingProvider: AnalyticsProvider, @unchecked Sendable {
+public final class RecordingProvider: AnalyticsProvider, Sendable {
     /// The name given at creation.
     public let name: String
     /// The options given at creation.
     public let options: ProviderOptions
 
-    private let lock = NSLock()
-    private var storedEnvelopes: [AnalyticsEnvelope] = []
-    private var storedBatches = 0
-    private var flushes = 0
-    private var purges = 0
-    private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private struct State {
+        var envelopes: [AnalyticsEnvelope] = []
+        var batches = 0
+        var flushes = 0
+        var purges = 0
+        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let state = LockedState(State())
 
     /// Creates a recorder.
     /// - Parameters:
@@ -40,25 +43,25 @@ public final class RecordingProvider: AnalyticsProvider, @unchecked Sendable {
     public var events: [AnalyticsEvent] { envelopes.map(\.event) }
 
     /// The envelopes received so far, in order, with message ids and context.
-    public var envelopes: [AnalyticsEnvelope] { lock.withLock { storedEnvelopes } }
+    public var envelopes: [AnalyticsEnvelope] { state.withLock { $0.envelopes } }
 
     /// How many batches were received.
-    public var batchCount: Int { lock.withLock { storedBatches } }
+    public var batchCount: Int { state.withLock { $0.batches } }
 
     /// How many times the service flushed this provider.
-    public var flushCount: Int { lock.withLock { flushes } }
+    public var flushCount: Int { state.withLock { $0.flushes } }
 
     /// How many times the service asked this provider to purge, after an opt-out.
-    public var purgeCount: Int { lock.withLock { purges } }
+    public var purgeCount: Int { state.withLock { $0.purges } }
 
     /// Keeps the batch and wakes the waiters it satisfies.
     public func receive(_ batch: [AnalyticsEnvelope]) async throws {
-        let ready = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-            storedEnvelopes.append(contentsOf: batch)
-            storedBatches += 1
-            let count = storedEnvelopes.count
-            let ready = waiters.filter { $0.count <= count }.map(\.continuation)
-            waiters.removeAll { $0.count <= count }
+        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.envelopes.append(contentsOf: batch)
+            state.batches += 1
+            let count = state.envelopes.count
+            let ready = state.waiters.filter { $0.count <= count }.map(\.continuation)
+            state.waiters.removeAll { $0.count <= count }
             return ready
         }
         for continuation in ready { continuation.resume() }
@@ -66,19 +69,19 @@ public final class RecordingProvider: AnalyticsProvider, @unchecked Sendable {
 
     /// Counts the flush.
     public func flush() async throws {
-        lock.withLock { flushes += 1 }
+        state.withLock { $0.flushes += 1 }
     }
 
     /// Forgets nothing (a recorder shows what was delivered) but counts the purge.
     public func purge() async {
-        lock.withLock { purges += 1 }
+        state.withLock { $0.purges += 1 }
     }
 
     /// Forgets everything received.
     public func reset() {
-        lock.withLock {
-            storedEnvelopes = []
-            storedBatches = 0
+        state.withLock { state in
+            state.envelopes = []
+            state.batches = 0
         }
     }
 
@@ -87,9 +90,9 @@ public final class RecordingProvider: AnalyticsProvider, @unchecked Sendable {
     /// - Parameter count: The number of events to wait for.
     public func waitForEvents(count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = lock.withLock { () -> Bool in
-                if storedEnvelopes.count >= count { return true }
-                waiters.append((count, continuation))
+            let ready = state.withLock { state -> Bool in
+                if state.envelopes.count >= count { return true }
+                state.waiters.append((count, continuation))
                 return false
             }
             if ready { continuation.resume() }

@@ -128,7 +128,7 @@ extension HTTPBatchProvider.Configuration {
         #expect(try await collector.accepted().events.map(\.number) == [0, 1, 2, 4, 5, 6, 7, 8])
         let metrics = provider.metrics
         #expect(metrics.dropped(.rejected) == 1 && metrics.delivered == 8 && metrics.backlog == 0)
-        #expect(errors.all.contains { if case .rejected(400, 1, let body) = $0 { body.contains("event rejected") } else { false } })
+        #expect(errors.all.contains { $0.code == .rejected && $0.status == 400 && $0.events == 1 && $0.response?.contains("event rejected") == true })
         await provider.shutdown()
     }
 
@@ -256,7 +256,7 @@ extension HTTPBatchProvider.Configuration {
         #expect {
             _ = try HTTPBatchProvider(endpoint: endpoint, writeKey: "k", storage: .directory(directory.url), configuration: .test())
         } throws: { error in
-            guard case .storageLocked(let storage) = error as? DeliveryError else { return false }
+            guard let delivery = error as? DeliveryError, delivery.code == .storageLocked, let storage = delivery.storageError else { return false }
             return storage.isLockConflict && "\(error)".contains(directory.url.lastPathComponent)
                 && "\(error)".contains("give each provider and process its own directory")
         }

@@ -27,7 +27,7 @@ import Testing
                     endpoint: URL(string: "https://collector.example/v1/batch")!, writeKey: "key",
                     storage: .directory(directory.url))
             } throws: { error in
-                guard case .storageLocked(let storage) = error as? DeliveryError else { return false }
+                guard let delivery = error as? DeliveryError, delivery.code == .storageLocked, let storage = delivery.storageError else { return false }
                 return storage.isLockConflict
             }
             await first.waitUntilPersisted()

@@ -151,7 +151,7 @@ extension UploadStateMachine.Step {
                 .failed(status: 429, message: "slow down", retryAfter: retryAfter)
             }
             let delays = effects.compactMap(\.reported).compactMap { error -> TimeInterval? in
-                if case .retrying(429?, _, let delay) = error { return delay }
+                if error.code == .retrying, error.status == 429, let delay = error.delay { return delay }
                 return nil
             }
             #expect(delays == [expected], "Retry-After \(retryAfter)")
@@ -177,7 +177,7 @@ extension UploadStateMachine.Step {
         #expect(acknowledged.map(\.rejected).reduce(0, +) == 1)
         let reports = effects.compactMap(\.reported)
         #expect(reports.count == 1)
-        if case .rejected(400, 1, "bad event 5") = reports.first {} else { Issue.record("\(reports)") }
+        if let first = reports.first, first.code == .rejected, first.status == 400, first.events == 1, first.response == "bad event 5" {} else { Issue.record("\(reports)") }
         #expect(machine.rejectedInARow == 0, "a 2xx after it ends the run")
     }
 
@@ -203,7 +203,7 @@ extension UploadStateMachine.Step {
         #expect(sent.filter { $0.count == 1 }.count == 4, "four lone events, then the run ends the round")
         #expect(effects.compactMap(\.acknowledged).isEmpty, "nothing acknowledged: all 16 stay queued")
         #expect(effects.compactMap(\.reported).contains {
-            if case .collectorRejectsEverything(400, 4, _) = $0 { true } else { false }
+            $0.code == .collectorRejectsEverything && $0.status == 400 && $0.inARow == 4
         })
         #expect(machine.next(now: start).waitDeadline != nil, "backing off")
 
@@ -240,7 +240,7 @@ extension UploadStateMachine.Step {
             #expect(effects.compactMap(\.acknowledged).isEmpty)
             #expect(effects.contains { if case .countRetry = $0 { true } else { false } })
             #expect(effects.compactMap(\.reported).contains {
-                if case .retrying(let answered, let message, _) = $0 { answered == status && message.contains("not followed") } else { false }
+                $0.code == .retrying && $0.status == status && $0.message?.contains("not followed") == true
             })
             #expect(machine.next(now: start).waitDeadline != nil)
         }

@@ -32,7 +32,7 @@ final class Done: Sendable {
         #expect(other.requests == 0 && other.hits.isEmpty, "the other target saw nothing: \(other.hits)")
         #expect(provider.metrics.delivered == 0 && provider.metrics.backlog == 3, "the events stay queued")
         #expect(errors.all.contains { error in
-            if case .retrying(let answered, let message, _) = error { answered == status && message.contains("not followed") } else { false }
+            error.code == .retrying && error.status == status && error.message?.contains("not followed") == true
         })
         await provider.shutdown()
     }
@@ -113,7 +113,7 @@ final class Done: Sendable {
         try await provider.receive(envelopes(0..<20))
         try await provider.flush()
         #expect(provider.metrics.backlog == 20 && provider.metrics.dropped.isEmpty && provider.metrics.delivered == 0)
-        #expect(errors.all.contains { if case .collectorRejectsEverything(400, 3, _) = $0 { true } else { false } })
+        #expect(errors.all.contains { $0.code == .collectorRejectsEverything && $0.status == 400 && $0.inARow == 3 })
         await provider.shutdown()
 
         // The events are on disk: a later start delivers them.

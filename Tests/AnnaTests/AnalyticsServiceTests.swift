@@ -64,8 +64,7 @@ import Testing
         #expect(metrics.delivered["SleepingProvider"] == threads * perThread)
         #expect(metrics.failed["ThrowingProvider"] == threads * perThread)
         let failedEvents = errors.errors.reduce(0) { total, error in
-            if case .providerFailed("ThrowingProvider", let batch, _) = error { return total + batch.count }
-            return total
+            error.code == .providerFailed && error.provider == "ThrowingProvider" ? total + error.batch.count : total
         }
         #expect(failedEvents == threads * perThread)
     }
@@ -191,8 +190,7 @@ import Testing
         await analytics.flush()
         #expect(recorder.events.count == 100)
         let reported = errors.errors.reduce(0) { total, error in
-            if case .intakeOverflow(let events) = error { return total + events }
-            return total
+            error.code == .intakeOverflow ? total + (error.events ?? 0) : total
         }
         #expect(reported == 150)
         #expect(analytics.metrics.reported == 250)
@@ -239,8 +237,7 @@ import Testing
         #expect(gate.count == 100)
         #expect(recorder.events.count == 5_001)
         let reported = errors.errors.reduce(0) { total, error in
-            if case .providerOverflow("GateProvider", let events) = error { return total + events }
-            return total
+            error.code == .providerOverflow && error.provider == "GateProvider" ? total + (error.events ?? 0) : total
         }
         #expect(reported == overflowed)
     }

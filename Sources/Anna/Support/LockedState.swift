@@ -10,7 +10,7 @@ import Musl
 ///
 /// `Synchronization.Mutex` needs iOS 18; this works from iOS 16 on Apple platforms
 /// (`os_unfair_lock`) and with `pthread_mutex_t` elsewhere.
-final class LockedState<State>: @unchecked Sendable {
+package final class LockedState<State>: @unchecked Sendable {
     #if canImport(os)
     private let lock: UnsafeMutablePointer<os_unfair_lock>
     #else
@@ -18,7 +18,7 @@ final class LockedState<State>: @unchecked Sendable {
     #endif
     private var state: State
 
-    init(_ state: State) {
+    package init(_ state: State) {
         self.state = state
         #if canImport(os)
         lock = .allocate(capacity: 1)
@@ -40,7 +40,7 @@ final class LockedState<State>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the state.
     @inline(__always)
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         #if canImport(os)
         os_unfair_lock_lock(lock)
         defer { os_unfair_lock_unlock(lock) }

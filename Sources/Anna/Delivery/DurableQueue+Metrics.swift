@@ -1,0 +1,62 @@
+extension DurableQueue {
+    /// Why a ``DurableQueue`` deleted or refused records.
+    public enum DropReason: String, Sendable, Hashable, CaseIterable, Codable {
+        /// The queue was over ``Configuration/maxBytes``; the oldest segment went.
+        case capacity
+        /// The records were older than ``Configuration/maxAge``.
+        case age
+        /// Writing or syncing failed (a full disk, an I/O error); the records were
+        /// never accepted.
+        case writeFailed
+        /// The record was longer than ``Configuration/maxRecordSize``.
+        case tooLarge
+        /// ``DurableQueue/purge()`` deleted them (the user opted out).
+        case purged
+        /// More than ``Configuration/maxBufferedBytes`` waited for the writer: the
+        /// record was refused by `append` (never accepted).
+        case bufferFull
+        /// The storage directory could not be listed, so the queue could not tell
+        /// which segment numbers are taken: it refused to write rather than risk
+        /// overwriting records (never accepted). It lists again at every write.
+        case storageUnavailable
+    }
+
+    /// What a ``DurableQueue`` counted since it was opened.
+    public struct Metrics: Sendable, Hashable {
+        /// Records passed to ``DurableQueue/append(_:)-(UnsafeRawBufferPointer)`` and taken.
+        public var appended = 0
+        /// Records written and synced: accepted. They survive a crash.
+        public var persisted = 0
+        /// Records acknowledged (the server took them) and so removed from the backlog;
+        /// a record a cap dropped before its acknowledgement is counted there only.
+        public var acknowledged = 0
+        /// Records deleted or refused, by reason.
+        public var dropped: [DropReason: Int] = [:]
+        /// Intact, unacknowledged records found on disk at open.
+        public var recovered = 0
+        /// Bytes at open that belonged to no intact record: torn writes, damage.
+        public var skippedBytes = 0
+        /// Runs of such bytes; each is a torn tail or at least one damaged record.
+        public var skippedRegions = 0
+        /// Persisted records not yet acknowledged: the backlog on disk.
+        public var backlog = 0
+        /// Bytes the segments take.
+        public var storedBytes = 0
+        /// Bytes appended and waiting in memory for the writer.
+        public var bufferedBytes = 0
+        /// Segments that could not be opened or read (an I/O error, too many open
+        /// files, a file protected until the device is unlocked): kept, unread, and
+        /// tried again at every read and at every open. Reading stops before the
+        /// first of them, so nothing after it is acknowledged before it is read.
+        public var unreadableSegments = 0
+        /// Unreadable segments the byte or age cap deleted; their records, unknown,
+        /// are not in ``dropped``.
+        public var droppedUnreadableSegments = 0
+
+        /// Creates empty counts.
+        public init() {}
+
+        /// The number of records dropped for one reason.
+        public func dropped(_ reason: DropReason) -> Int { dropped[reason, default: 0] }
+    }
+}
