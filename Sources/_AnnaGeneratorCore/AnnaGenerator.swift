@@ -13,12 +13,21 @@ public struct AnnaGenerator: Sendable {
         self.renderer = renderer
     }
 
+    /// Parses and validates spec bytes: what `anna lint` does.
+    /// - Parameters:
+    ///   - bytes: The spec's contents.
+    ///   - file: The path shown in diagnostics.
+    /// - Returns: Every diagnostic, in file order; the spec is valid when none is an error.
+    public func lint(_ bytes: [UInt8], file: String) -> [Diagnostic] {
+        check(bytes, file: file).diagnostics
+    }
+
     /// Parses and validates spec bytes.
     /// - Parameters:
     ///   - bytes: The spec's contents.
     ///   - file: The path shown in diagnostics and used to name the output.
     /// - Returns: The spec if it has no errors, and every diagnostic.
-    public func check(_ bytes: [UInt8], file: String) -> (spec: TrackingSpec?, diagnostics: [Diagnostic]) {
+    package func check(_ bytes: [UInt8], file: String) -> (spec: TrackingSpec?, diagnostics: [Diagnostic]) {
         let root: YAMLNode
         do {
             root = try YAMLParser().parse(bytes, file: file)

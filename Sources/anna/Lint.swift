@@ -15,7 +15,7 @@ struct Lint: ParsableCommand {
         var failed = false
         for spec in specs {
             do throws(SpecError) {
-                let (_, diagnostics) = AnnaGenerator().check(try AnnaGenerator.read(spec), file: spec)
+                let diagnostics = AnnaGenerator().lint(try AnnaGenerator.read(spec), file: spec)
                 report(diagnostics)
                 failed = failed || diagnostics.contains { $0.severity == .error }
             } catch {

@@ -23,7 +23,7 @@ extension DurableQueue {
 
     /// What a ``DurableQueue`` counted since it was opened.
     public struct Metrics: Sendable, Hashable {
-        /// Records passed to ``DurableQueue/append(_:)-(UnsafeRawBufferPointer)`` and taken.
+        /// Records passed to ``DurableQueue/append(_:)`` and taken.
         public var appended = 0
         /// Records written and synced: accepted. They survive a crash.
         public var persisted = 0

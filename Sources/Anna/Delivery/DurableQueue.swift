@@ -4,7 +4,7 @@ import Foundation
 /// An append-only, crash-safe queue of byte records: what ``HTTPBatchProvider``
 /// keeps events in until a collector accepted them.
 ///
-/// ``append(_:)-(UnsafeRawBufferPointer)`` frames the record (length and CRC-32)
+/// ``append(_:)`` frames the record (length and CRC-32)
 /// and buffers it under a short lock; it never touches the disk and never blocks.
 /// At most ``Configuration/maxBufferedBytes`` wait in memory; beyond that `append`
 /// refuses records and counts them (``DropReason/bufferFull``), and callers that
@@ -107,7 +107,7 @@ public final class DurableQueue: Sendable {
     ///   (counted as ``DropReason/tooLarge``) or the buffer is full (counted as
     ///   ``DropReason/bufferFull`` and reported to the error handler).
     @discardableResult
-    public func append(_ payload: UnsafeRawBufferPointer) -> Bool {
+    package func append(_ payload: UnsafeRawBufferPointer) -> Bool {
         guard payload.count <= configuration.maxRecordSize else {
             state.withLock { $0.metrics.dropped[.tooLarge, default: 0] += 1 }
             return false

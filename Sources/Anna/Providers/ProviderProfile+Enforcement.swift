@@ -39,7 +39,7 @@ extension ProviderProfile {
     ///   - event: The event, changed in place.
     ///   - violations: Receives one entry per change.
     /// - Returns: `false` when the event must not be sent at all.
-    public func enforce(_ event: inout AnalyticsEvent, violations: inout [ProfileViolation]) -> Bool {
+    package func enforce(_ event: inout AnalyticsEvent, violations: inout [ProfileViolation]) -> Bool {
         if let problem = nameProblem(event.name, maximumLength: maximumEventNameLength, isEvent: true) {
             violations.append(ProfileViolation(profile: name, event: event.name, limit: problem, action: .droppedEvent))
             return false

@@ -52,7 +52,7 @@ public struct SwiftRenderer: Sendable {
     /// Renders a model with the `file` template.
     /// - Parameter model: What to render.
     /// - Returns: Swift source, ending in exactly one newline.
-    public func render(_ model: RenderModel) -> String {
+    package func render(_ model: RenderModel) -> String {
         var output = library.render(model, withTemplate: "file") ?? ""
         while output.hasSuffix("\n\n") { output.removeLast() }
         if !output.hasSuffix("\n") { output += "\n" }

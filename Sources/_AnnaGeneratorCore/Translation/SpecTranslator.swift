@@ -2,14 +2,14 @@ import AnnaRules
 /// Turns a validated ``TrackingSpec`` into a ``RenderModel``: names, types,
 /// default values, escaping and metadata are decided here, so templates stay
 /// logic-less.
-public struct SpecTranslator: Sendable {
+package struct SpecTranslator: Sendable {
     /// Creates a translator.
-    public init() {}
+    package init() {}
 
     /// Builds the render model of a spec.
     /// - Parameter spec: A validated spec.
     /// - Returns: The model the file template renders.
-    public func translate(_ spec: TrackingSpec) -> RenderModel {
+    package func translate(_ spec: TrackingSpec) -> RenderModel {
         let access = spec.access == .public ? "public " : ""
         let usesFoundation = spec.events.contains { event in
             event.parameters.contains { [.date, .url, .uuid].contains($0.type.base) }

@@ -4,19 +4,19 @@ import AnnaRules
 ///
 /// It reports every problem it can find in one run, each at the node it concerns,
 /// and goes on past errors so a user fixes a spec in one round.
-public struct SpecValidator: Sendable {
+package struct SpecValidator: Sendable {
     /// The format version this generator reads.
-    public static let formatVersion = 1
+    package static let formatVersion = 1
 
     /// Creates a validator.
-    public init() {}
+    package init() {}
 
     /// Validates a spec's syntax tree.
     /// - Parameters:
     ///   - root: The document's root node.
     ///   - file: The spec's path, used to name what it generates.
     /// - Returns: The spec, or `nil` when it has errors, and every diagnostic in file order.
-    public func validate(_ root: YAMLNode, file: String) -> (spec: TrackingSpec?, diagnostics: [Diagnostic]) {
+    package func validate(_ root: YAMLNode, file: String) -> (spec: TrackingSpec?, diagnostics: [Diagnostic]) {
         var pass = SpecValidationPass(file: file)
         let spec = pass.run(root)
         let diagnostics = pass.context.diagnostics.diagnostics.enumerated()
