@@ -7,7 +7,7 @@
 ///   `/master/**/button/target-action`, `list/*/did-select`.
 public struct FocusPattern: Sendable, Hashable, CustomStringConvertible {
     /// One node component.
-    public enum Component: Sendable, Hashable {
+    package enum Component: Sendable, Hashable {
         /// A node name.
         case name(String)
         /// `*`: exactly one node.
@@ -27,9 +27,9 @@ public struct FocusPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the pattern starts with `/` and so matches from the root.
-    public var isAnchored: Bool
+    package var isAnchored: Bool
     /// The node components, without the event.
-    public var nodes: [Component]
+    package var nodes: [Component]
     /// The event that triggers the task.
     public var event: String
     /// The pattern as written.

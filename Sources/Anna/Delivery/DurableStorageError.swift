@@ -27,7 +27,7 @@ public struct DurableStorageError: Error, Sendable, CustomStringConvertible {
     /// The system error number (`errno`).
     public var code: Int32
 
-    init(operation: String, path: String, code: Int32) {
+    package init(operation: String, path: String, code: Int32) {
         self.operation = operation
         self.path = path
         self.code = code
