@@ -14,6 +14,11 @@ extension SpecValidationPass {
             for parameter in event.parameters {
                 checkName(parameter.name, kind: .parameter, at: parameter.location, profile: profile)
                 checkStringLimit(parameter, profile: profile)
+                if parameter.type.isArray && !profile.acceptsArrayValues {
+                    let mapped = profile.mapped(parameter.name)
+                    let shown = mapped == parameter.name ? "'\(parameter.name)'" : "'\(parameter.name)' (sent as '\(mapped)')"
+                    context.error("\(provider): parameter \(shown) of event '\(event.name)' is an array (\(parameter.type)), but \(provider) takes only string and number values; declare one value (e.g. the item or a count) or a string with maxLength", at: parameter.location)
+                }
                 estimatedBytes += parameter.name.utf8.count + 8
                 switch parameter.type.base {
                 case _ where parameter.type.isArray: boundedSize = false

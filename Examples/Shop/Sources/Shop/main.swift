@@ -12,13 +12,13 @@ let session: [AnalyticsEvent] = [
     .productAddedToCart(productID: "SKU-1001", quantity: 1, price: 39.90, coupon: "SPRING24"),
     .productAddedToCart(productID: "SKU-2002", quantity: 2, price: 12.50),
     .productRemovedFromCart(productID: "SKU-2002", quantity: 1),
-    .wishlistUpdated(productIDs: ["SKU-3003", "SKU-4004"]),
+    .wishlistUpdated(productID: "SKU-4004", itemCount: 2),
     .cartViewed(itemCount: 2, total: 52.40),
     .checkoutStarted(itemCount: 2, total: 52.40, delivery: .express),
     .paymentInfoEntered(method: .applePay),
     .orderPlaced(
         orderID: "3F2A-19C7", total: 52.40, method: .applePay,
-        categories: [.books, .homeAndGarden], placedAt: Date(timeIntervalSince1970: 1_767_225_600)
+        itemCount: 2, placedAt: Date(timeIntervalSince1970: 1_767_225_600)
     ),
     .reviewSubmitted(productID: "SKU-1001", rating: 5, hasPhoto: false),
     .promoBannerTapped(campaign: "spring-sale", link: URL(string: "https://shop.example/spring")),
