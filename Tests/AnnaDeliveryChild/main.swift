@@ -7,7 +7,7 @@
 //       delivers what earlier processes left, prints "drained …" and exits.
 //   AnnaDeliveryChild fill <directory> <file size limit>
 //       appends records under RLIMIT_FSIZE (a disk that fills up), prints the metrics.
-import Anna
+@_spi(DurableQueue) import Anna
 import Foundation
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Anna
+@_spi(DurableQueue) @testable import Anna
 
 /// A clock the test moves: monotonic time and wall time, independently.
 final class TestClock: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Anna
+@_spi(DurableQueue) @testable import Anna
 
 @Suite(.serialized) struct BacklogTests {
     /// The resident set of this process in bytes: `task_info` on Apple platforms,

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Anna
+@_spi(DurableQueue) @testable import Anna
 
 /// A fresh directory under the system's temporary directory, deleted by `remove()`.
 struct TemporaryDirectory {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Anna
+@_spi(DurableQueue) @testable import Anna
 
 /// A file store whose writes fail with ENOSPC after `budget` bytes, as a full disk does:
 /// the bytes that fit are written, then the write fails, leaving a torn record.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Anna
+@_spi(DurableQueue) @testable import Anna
 
 extension AnalyticsEvent {
     static func numbered(_ number: Int, padding: Int = 0) -> AnalyticsEvent {

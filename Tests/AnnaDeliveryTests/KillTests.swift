@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Anna
+@_spi(DurableQueue) @testable import Anna
 
 /// Real processes, killed with SIGKILL at random moments, on one storage directory.
 @Suite(.serialized) struct KillTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Anna
+@_spi(DurableQueue) @testable import Anna
 
 /// A disk with a page cache, in memory. Writes, creations, deletions and renames
 /// change the volatile layer; `sync` makes one file's data durable, `syncDirectory`

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Anna
+@_spi(DurableQueue) @testable import Anna
 
 func currentThreadID() -> UInt {
     #if canImport(Darwin)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Anna
+@_spi(DurableQueue) @testable import Anna
 
 /// A file store with faults switched on and off by the test: segments whose opening
 /// and reading fail, a listing that fails or misses every segment.

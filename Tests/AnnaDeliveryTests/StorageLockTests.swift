@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Anna
+@_spi(DurableQueue) @testable import Anna
 
 /// Defect 12: one queue per directory, enforced by `flock`, and a lock the app can
 /// give up while suspended.

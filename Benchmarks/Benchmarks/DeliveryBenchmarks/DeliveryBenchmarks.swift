@@ -1,4 +1,4 @@
-import Anna
+@_spi(DurableQueue) import Anna
 import Benchmark
 import Foundation
 

@@ -32,7 +32,7 @@ public struct DeliveryError: Error, Sendable, CustomStringConvertible {
         public static let collectorRejectsEverything = Code(base: .collectorRejectsEverything)
         /// Storage failed: a full disk, an I/O error. ``storageError``.
         public static let storage = Code(base: .storage)
-        /// Another provider or ``DurableQueue``, in this process or another, holds the
+        /// Another provider or `DurableQueue`, in this process or another, holds the
         /// storage directory's lock: give each provider and process its own directory.
         /// Thrown by ``HTTPBatchProvider/init(endpoint:writeKey:storage:options:configuration:)``
         /// and by ``HTTPBatchProvider/reacquireLock()``. ``storageError``.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where a ``DurableQueue`` (and so an ``HTTPBatchProvider``) keeps events until a
+/// Where a `DurableQueue` (and so an ``HTTPBatchProvider``) keeps events until a
 /// collector accepted them.
 public enum DeliveryStorage: Sendable, Hashable {
     /// Segment files in a directory that the queue alone uses; created if missing.

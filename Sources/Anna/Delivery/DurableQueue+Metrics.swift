@@ -1,3 +1,4 @@
+@_spi(DurableQueue)
 extension DurableQueue {
     /// Why a ``DurableQueue`` deleted or refused records.
     public enum DropReason: String, Sendable, Hashable, CaseIterable, Codable {

@@ -1,3 +1,4 @@
+@_spi(DurableQueue)
 extension DurableQueue {
     /// A record read from the queue, to be acknowledged once the server took it.
     public struct Record: Sendable, Hashable {

@@ -29,7 +29,10 @@ import Foundation
 ///
 /// Threads: `state` (the buffer, counters and waiters) is behind its lock; the
 /// writer's state belongs to the serial `ioQueue`.
-public final class DurableQueue: Sendable {
+@_spi(DurableQueue) public final class DurableQueue: Sendable {
+    /// How the queue writes, caps and reads its segments.
+    public typealias Configuration = DeliveryStorage.Configuration
+
     let configuration: Configuration
     private let state: LockedState<BufferState>
     private let writer: Writer

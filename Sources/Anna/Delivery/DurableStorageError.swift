@@ -8,17 +8,17 @@ import Musl
 import Darwin
 #endif
 
-/// A failure of a ``DurableQueue``'s storage, with the system's error number.
+/// A failure of a `DurableQueue`'s storage, with the system's error number.
 ///
 /// Besides I/O errors (a full disk, `EIO`), the queue reports here:
 /// - a directory another queue holds (``isLockConflict``), thrown by the initializer;
 /// - a directory it could not list (operation "listing"): it then writes nothing
 ///   until a later listing succeeds and counts refused records
-///   (``DurableQueue/DropReason/storageUnavailable``);
+///   (``HTTPBatchProvider/DropReason/storageUnavailable``);
 /// - a segment it could not read (operation "opening" or "reading"): kept, retried,
 ///   never passed (``DurableQueue/Metrics/unreadableSegments``);
 /// - a full buffer (operation "buffering", `ENOBUFS`): records refused
-///   (``DurableQueue/DropReason/bufferFull``).
+///   (``HTTPBatchProvider/DropReason/bufferFull``).
 public struct DurableStorageError: Error, Sendable, CustomStringConvertible {
     /// What the queue was doing.
     public var operation: String
@@ -33,7 +33,7 @@ public struct DurableStorageError: Error, Sendable, CustomStringConvertible {
         self.code = code
     }
 
-    /// Whether another ``DurableQueue``, in this process or another, holds the
+    /// Whether another `DurableQueue`, in this process or another, holds the
     /// storage directory's lock: give each provider and process its own directory.
     public var isLockConflict: Bool {
         operation == "locking" && (code == EWOULDBLOCK || code == EAGAIN)

@@ -31,7 +31,7 @@ extension HTTPBatchProvider {
         /// dropped, and the uploader backs off until a 2xx. 50 by default.
         public var maxRejectedInARow: Int
         /// How the provider's queue writes and caps its storage.
-        public var queue: DurableQueue.Configuration
+        public var queue: DeliveryStorage.Configuration
         /// Receives rejected batches, dropped events, failed attempts and storage
         /// failures, on the provider's threads. Keep it short.
         public var errorHandler: (@Sendable (DeliveryError) -> Void)?
@@ -62,7 +62,7 @@ extension HTTPBatchProvider {
             maxRetryAfter: Duration = .seconds(3600),
             requestTimeout: Duration = .seconds(15),
             maxRejectedInARow: Int = 50,
-            queue: DurableQueue.Configuration = DurableQueue.Configuration(),
+            queue: DeliveryStorage.Configuration = DeliveryStorage.Configuration(),
             errorHandler: (@Sendable (DeliveryError) -> Void)? = nil
         ) {
             self.flushAt = flushAt
@@ -96,7 +96,7 @@ extension HTTPBatchProvider {
         case writeFailed
         /// Deleted because the user opted out.
         case purged
-        /// Never accepted: the queue's buffer held ``DurableQueue/Configuration/maxBufferedBytes``
+        /// Never accepted: the queue's buffer held ``DeliveryStorage/Configuration/maxBufferedBytes``
         /// (the provider itself waits for room, so only a direct use of the queue meets this).
         case bufferFull
         /// Never accepted: the storage directory could not be listed, so nothing was written.

@@ -13,8 +13,8 @@ import Foundation
 /// ```
 ///
 /// ``receive(_:)`` encodes each event once, as its Segment JSON with the message id
-/// the service gave it at `report` time, and appends it to a ``DurableQueue``.
-/// The queue's writer syncs within ``DurableQueue/Configuration/syncInterval``
+/// the service gave it at `report` time, and appends it to a `DurableQueue`.
+/// The queue's writer syncs within ``DeliveryStorage/Configuration/syncInterval``
 /// (50 ms by default); from then on the event is *accepted*: counted in
 /// ``Metrics/persisted``, and a crash or `kill -9` no longer loses it. Events still
 /// in the service's memory (a few milliseconds after `report`) or in the queue's
@@ -121,7 +121,7 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     // MARK: AnalyticsProvider
 
     /// Encodes the events and appends them to the durable queue; returns without
-    /// waiting for the disk, once the queue's buffer has room (``DurableQueue/waitForRoom()``).
+    /// waiting for the disk, once the queue's buffer has room (the queue's `waitForRoom()`).
     /// - Parameter batch: Events in report order.
     public func receive(_ batch: [AnalyticsEnvelope]) async throws {
         var tooLarge = 0
