@@ -69,14 +69,14 @@ public struct DeliveryError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The endpoint is not `https`, and not `http` on a loopback address.
-    public static func insecureEndpoint(_ endpoint: URL) -> DeliveryError {
+    package static func insecureEndpoint(_ endpoint: URL) -> DeliveryError {
         var result = DeliveryError(code: .insecureEndpoint)
         result.endpoint = endpoint
         return result
     }
 
     /// The server answered 400 to these events alone, which were dropped.
-    public static func rejected(status: Int, events: Int, response: String) -> DeliveryError {
+    package static func rejected(status: Int, events: Int, response: String) -> DeliveryError {
         var result = DeliveryError(code: .rejected)
         result.status = status
         result.events = events
@@ -85,7 +85,7 @@ public struct DeliveryError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Events dropped for a reason other than a 400.
-    public static func dropped(events: Int, reason: HTTPBatchProvider.DropReason) -> DeliveryError {
+    package static func dropped(events: Int, reason: HTTPBatchProvider.DropReason) -> DeliveryError {
         var result = DeliveryError(code: .dropped)
         result.events = events
         result.dropReason = reason
@@ -93,7 +93,7 @@ public struct DeliveryError: Error, Sendable, CustomStringConvertible {
     }
 
     /// An attempt failed and will be retried after `delay` seconds.
-    public static func retrying(status: Int?, message: String, delay: TimeInterval) -> DeliveryError {
+    package static func retrying(status: Int?, message: String, delay: TimeInterval) -> DeliveryError {
         var result = DeliveryError(code: .retrying)
         result.status = status
         result.message = message
@@ -102,7 +102,7 @@ public struct DeliveryError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The server answered 400 to `inARow` single events in a row and is taken as failing.
-    public static func collectorRejectsEverything(status: Int, inARow: Int, delay: TimeInterval) -> DeliveryError {
+    package static func collectorRejectsEverything(status: Int, inARow: Int, delay: TimeInterval) -> DeliveryError {
         var result = DeliveryError(code: .collectorRejectsEverything)
         result.status = status
         result.inARow = inARow
@@ -111,14 +111,14 @@ public struct DeliveryError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Storage failed.
-    public static func storage(_ error: DurableStorageError) -> DeliveryError {
+    package static func storage(_ error: DurableStorageError) -> DeliveryError {
         var result = DeliveryError(code: .storage)
         result.storageError = error
         return result
     }
 
     /// Another provider or queue holds the storage directory's lock.
-    public static func storageLocked(_ error: DurableStorageError) -> DeliveryError {
+    package static func storageLocked(_ error: DurableStorageError) -> DeliveryError {
         var result = DeliveryError(code: .storageLocked)
         result.storageError = error
         return result

@@ -56,7 +56,7 @@ public struct AnalyticsError: Error, Sendable, CustomStringConvertible {
     }
 
     /// A provider threw while receiving a batch.
-    public static func providerFailed(provider: String, batch: [AnalyticsEnvelope], error: any Error) -> AnalyticsError {
+    package static func providerFailed(provider: String, batch: [AnalyticsEnvelope], error: any Error) -> AnalyticsError {
         var result = AnalyticsError(code: .providerFailed)
         result.provider = provider
         result.batch = batch
@@ -65,7 +65,7 @@ public struct AnalyticsError: Error, Sendable, CustomStringConvertible {
     }
 
     /// An event's values broke its spec's constraints.
-    public static func constraintViolated(_ violation: ConstraintViolation, policy: ViolationPolicy) -> AnalyticsError {
+    package static func constraintViolated(_ violation: ConstraintViolation, policy: ViolationPolicy) -> AnalyticsError {
         var result = AnalyticsError(code: .constraintViolated)
         result.constraintViolation = violation
         result.policy = policy
@@ -73,7 +73,7 @@ public struct AnalyticsError: Error, Sendable, CustomStringConvertible {
     }
 
     /// An event broke a provider's profile and was changed or not sent.
-    public static func providerLimit(provider: String, _ violation: ProfileViolation) -> AnalyticsError {
+    package static func providerLimit(provider: String, _ violation: ProfileViolation) -> AnalyticsError {
         var result = AnalyticsError(code: .providerLimit)
         result.provider = provider
         result.profileViolation = violation
@@ -81,14 +81,14 @@ public struct AnalyticsError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Events were dropped because the intake was full.
-    public static func intakeOverflow(events: Int) -> AnalyticsError {
+    package static func intakeOverflow(events: Int) -> AnalyticsError {
         var result = AnalyticsError(code: .intakeOverflow)
         result.events = events
         return result
     }
 
     /// Events were dropped for one provider because its lane was full.
-    public static func providerOverflow(provider: String, events: Int) -> AnalyticsError {
+    package static func providerOverflow(provider: String, events: Int) -> AnalyticsError {
         var result = AnalyticsError(code: .providerOverflow)
         result.provider = provider
         result.events = events
