@@ -12,7 +12,7 @@ public struct FocusTask: Sendable {
     public let action: Action
 
     /// Creates a task from a parsed pattern.
-    public init(pattern: FocusPattern, source: String? = nil, action: @escaping Action) {
+    package init(pattern: FocusPattern, source: String? = nil, action: @escaping Action) {
         self.pattern = pattern
         self.source = source
         self.action = action
