@@ -3,10 +3,16 @@ import CYAMLBench
 import Foundation
 import _AnnaGeneratorCore
 
-/// The 1,000-event spec made by `scripts/make-large-spec.py 1000`.
-let largeSpecURL = URL(fileURLWithPath: #filePath)
+/// The benchmarks package's folder.
+let benchmarksRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appending(path: "Fixtures/large-1000.anna.yml")
+
+/// The 1,000-event spec made by `scripts/make-large-spec.py 1000`.
+let largeSpecURL = benchmarksRoot.appending(path: "Fixtures/large-1000.anna.yml")
+
+/// The package's `Templates/`: given as the user's templates folder, it replaces
+/// every built-in template, so the generator renders through Mustache.
+let templatesURL = benchmarksRoot.deletingLastPathComponent().appending(path: "Templates", directoryHint: .isDirectory)
 
 /// Pulls every libyaml event and does nothing else: the floor any YAML-based
 /// generator stands on.
@@ -62,8 +68,24 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("generate Swift, 1,000 events") { benchmark in
+    // The built-in templates compiled into Swift: what `anna generate` does by default.
+    Benchmark("generate Swift, compiled templates, 1,000 events") { benchmark in
         let generator = AnnaGenerator()
+        for _ in benchmark.scaledIterations {
+            blackHole(try? generator.generate(bytes, file: "large-1000.anna.yml"))
+        }
+    }
+
+    // The same templates interpreted by swift-mustache: what `--templates DIR` does.
+    Benchmark("generate Swift, Mustache templates, 1,000 events") { benchmark in
+        let renderer: SwiftRenderer
+        do {
+            renderer = try SwiftRenderer(templatesDirectory: templatesURL)
+        } catch {
+            print("cannot load \(templatesURL.path): \(error)")
+            return
+        }
+        let generator = AnnaGenerator(renderer: renderer)
         for _ in benchmark.scaledIterations {
             blackHole(try? generator.generate(bytes, file: "large-1000.anna.yml"))
         }
