@@ -61,14 +61,25 @@ public struct AnnaGenerator: Sendable {
     /// - Throws: The file system's error.
     @discardableResult
     public static func writeIfChanged(_ contents: String, to path: String) throws -> Bool {
-        let data = Data(contents.utf8)
-        if FileManager.default.contents(atPath: path) == data { return false }
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var contents = contents
+        let url = URL(fileURLWithPath: path)
+        return try contents.withUTF8 { new in
+            // Usually the file exists and is unchanged: map it and compare in place,
+            // without copying either side.
+            if let old = try? Data(contentsOf: url, options: .alwaysMapped), old.count == new.count,
+               old.withUnsafeBytes({ old in
+                   guard let oldStart = old.baseAddress, let newStart = new.baseAddress else { return new.isEmpty }
+                   return memcmp(oldStart, newStart, new.count) == 0
+               }) {
+                return false
+            }
+            let directory = (path as NSString).deletingLastPathComponent
+            if !directory.isEmpty {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
+            try Data(buffer: new).write(to: url, options: .atomic)
+            return true
         }
-        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        return true
     }
 
     /// The output file name for a spec: `catalog.anna.yml` → `catalog.anna.swift`.
