@@ -55,15 +55,12 @@ import Testing
         #expect(rendered.count > expected.count + 5)
     }
 
-    @Test func theLargeSpecRendersTheSameBothWays() throws {
+    @Test func theLargeSpecRendersTheSameBothWays() async throws {
         let file = FileManager.default.temporaryDirectory.appending(path: "anna-large-\(UUID().uuidString).anna.yml")
         defer { try? FileManager.default.removeItem(at: file) }
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", Fixtures.packageRoot.appending(path: "scripts/make-large-spec.py").path, "1000", file.path]
-        try python.run()
-        python.waitUntilExit()
-        try #require(python.terminationStatus == 0)
+        let script = Fixtures.packageRoot.appending(path: "scripts/make-large-spec.py").path
+        let (status, output) = try await SwiftCompiler.run([script, "1000", file.path], executable: "python3")
+        try #require(status == 0, "make-large-spec.py failed:\n\(output)")
         let rendered = try #require(try Self.renderBothWays(try Fixtures.bytes(file), file: "large-1000.anna.yml"))
         #expect(rendered.compiled.utf8.count > 500_000)
         #expect(rendered.compiled == rendered.mustache)
