@@ -4,6 +4,13 @@
 The templates are built into the generator so the build plugin works wherever the
 package is checked out. Run this after editing a template; a test fails while the
 two disagree.
+
+The generator renders the built-in templates through Swift written from them by
+hand (Sources/_AnnaGeneratorCore/Rendering/CompiledTemplates.swift), which is many
+times faster than interpreting Mustache; the embedded copy serves `--templates`
+folders that replace only some templates, and tests. After editing a template,
+change CompiledTemplates.swift to match: CompiledTemplateTests fails while the
+compiled and the Mustache rendering of any fixture spec differ.
 """
 import pathlib
 
@@ -25,3 +32,4 @@ for path in templates:
 parts.append("    ]\n}\n")
 out.write_text("".join(parts), encoding="utf-8")
 print(f"wrote {out.relative_to(root)} from {len(templates)} templates")
+print("now change Sources/_AnnaGeneratorCore/Rendering/CompiledTemplates.swift to match, and run swift test --filter CompiledTemplateTests")

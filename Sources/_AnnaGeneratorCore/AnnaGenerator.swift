@@ -5,12 +5,30 @@ import Foundation
 /// The command-line tool, the plugins, the tests and the fuzzer all come through here.
 public struct AnnaGenerator: Sendable {
     /// The templates used for rendering.
-    public var renderer: SwiftRenderer
+    package var renderer: SwiftRenderer
 
-    /// Creates a generator.
-    /// - Parameter renderer: The templates to render with; the built-in ones by default.
-    public init(renderer: SwiftRenderer = SwiftRenderer()) {
+    /// A generator with the built-in templates, rendered by compiled Swift.
+    public init() {
+        self.renderer = SwiftRenderer()
+    }
+
+    /// A generator with a folder of Mustache templates (`file`, `enum`, `event`)
+    /// replacing the built-in ones, as `anna generate --templates DIR` does.
+    /// - Parameter directory: A folder of `NAME.mustache` files.
+    /// - Throws: ``TemplateError`` when the folder cannot be read or a template does not parse.
+    public init(templatesDirectory directory: URL) throws(TemplateError) {
+        self.renderer = try SwiftRenderer(templatesDirectory: directory)
+    }
+
+    package init(renderer: SwiftRenderer) {
         self.renderer = renderer
+    }
+
+    /// Parses spec bytes into the syntax tree and drops it: the parser's share of
+    /// ``lint(_:file:)``, for the benchmarks.
+    /// - Returns: Whether the bytes parsed.
+    @_spi(Benchmarks) public func parseOnly(_ bytes: [UInt8], file: String) -> Bool {
+        (try? YAMLParser().parse(bytes, file: file)) != nil
     }
 
     /// Parses and validates spec bytes: what `anna lint` does.
@@ -70,14 +88,25 @@ public struct AnnaGenerator: Sendable {
     /// - Throws: The file system's error.
     @discardableResult
     public static func writeIfChanged(_ contents: String, to path: String) throws -> Bool {
-        let data = Data(contents.utf8)
-        if FileManager.default.contents(atPath: path) == data { return false }
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var contents = contents
+        let url = URL(fileURLWithPath: path)
+        return try contents.withUTF8 { new in
+            // Usually the file exists and is unchanged: map it and compare in place,
+            // without copying either side.
+            if let old = try? Data(contentsOf: url, options: .alwaysMapped), old.count == new.count,
+               old.withUnsafeBytes({ old in
+                   guard let oldStart = old.baseAddress, let newStart = new.baseAddress else { return new.isEmpty }
+                   return memcmp(oldStart, newStart, new.count) == 0
+               }) {
+                return false
+            }
+            let directory = (path as NSString).deletingLastPathComponent
+            if !directory.isEmpty {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
+            try Data(buffer: new).write(to: url, options: .atomic)
+            return true
         }
-        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        return true
     }
 
     /// The output file name for a spec: `catalog.anna.yml` → `catalog.anna.swift`.

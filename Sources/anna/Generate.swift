@@ -30,14 +30,13 @@ struct Generate: ParsableCommand {
     }
 
     func run() throws {
-        let renderer: SwiftRenderer
+        let generator: AnnaGenerator
         do {
-            renderer = try templates.map { try SwiftRenderer(templatesDirectory: URL(fileURLWithPath: $0)) } ?? SwiftRenderer()
+            generator = try templates.map { try AnnaGenerator(templatesDirectory: URL(fileURLWithPath: $0)) } ?? AnnaGenerator()
         } catch {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode.failure
         }
-        let generator = AnnaGenerator(renderer: renderer)
         var failed = false
         for spec in specs {
             do throws(SpecError) {

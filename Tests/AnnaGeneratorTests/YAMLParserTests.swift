@@ -55,7 +55,8 @@ import Testing
         ("on", .string("on")), ("~", .null), ("null", .null), ("", .null), ("12", .int(12)), ("-3", .int(-3)),
         ("0x1F", .int(31)), ("0o17", .int(15)), ("1.5", .double(1.5)), ("1e3", .double(1000)), (".5", .double(0.5)),
         ("1.2.3", .string("1.2.3")), ("0x", .string("0x")), ("12abc", .string("12abc")), ("-.inf", .double(-.infinity)),
-        ("99999999999999999999", .double(1e20)),
+        ("99999999999999999999", .double(1e20)), ("+7", .int(7)), ("0", .int(0)), ("0xg", .string("0xg")),
+        ("Truth", .string("Truth")), ("Title of the item", .string("Title of the item")), ("é", .string("é")),
     ])
     func plainScalarsResolveByTheCoreSchema(_ text: String, _ expected: ScalarValue) throws {
         let root = try parse("k: \(text)\n")

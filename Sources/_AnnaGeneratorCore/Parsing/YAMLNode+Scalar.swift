@@ -2,7 +2,7 @@
 ///
 /// The core schema, unlike YAML 1.1, reads `yes`, `no`, `on` and `off` as strings, so
 /// an enum case named `no` stays a string.
-public enum ScalarValue: Sendable, Hashable {
+package enum ScalarValue: Sendable, Hashable {
     /// `null`, `~` or nothing.
     case null
     /// `true` or `false`.
@@ -17,13 +17,23 @@ public enum ScalarValue: Sendable, Hashable {
 
 extension YAMLNode {
     /// The scalar's value, or `nil` for a sequence or a mapping.
-    public var scalarValue: ScalarValue? {
+    package var scalarValue: ScalarValue? {
         guard case .scalar(let text, let style) = content else { return nil }
         guard style == .plain else { return .string(text) }
         return Self.resolvePlain(text)
     }
 
     static func resolvePlain(_ text: String) -> ScalarValue {
+        // Most plain scalars are words; only these first characters can start a
+        // null, a boolean, a number, an infinity or a not-a-number.
+        guard let first = text.utf8.first else { return .null }
+        switch first {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "~"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "+"),
+             UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"), UInt8(ascii: "F"):
+            break
+        default:
+            return .string(text)
+        }
         switch text {
         case "", "~", "null", "Null", "NULL": return .null
         case "true", "True", "TRUE": return .bool(true)
@@ -39,10 +49,11 @@ extension YAMLNode {
     }
 
     private static func resolveInteger(_ text: String) -> Int? {
-        let utf8 = Array(text.utf8)
-        if utf8.count > 2, utf8[0] == UInt8(ascii: "0") {
-            if utf8[1] == UInt8(ascii: "o") { return Int(text.dropFirst(2), radix: 8) }
-            if utf8[1] == UInt8(ascii: "x") { return Int(text.dropFirst(2), radix: 16) }
+        var prefix = text.utf8.makeIterator()
+        if text.utf8.count > 2, prefix.next() == UInt8(ascii: "0") {
+            let second = prefix.next()
+            if second == UInt8(ascii: "o") { return Int(text.dropFirst(2), radix: 8) }
+            if second == UInt8(ascii: "x") { return Int(text.dropFirst(2), radix: 16) }
         }
         var digits = Substring(text)
         if digits.first == "-" || digits.first == "+" { digits = digits.dropFirst() }

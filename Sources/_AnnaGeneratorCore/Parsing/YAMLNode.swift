@@ -2,9 +2,9 @@
 ///
 /// Aliases are already resolved to copies of their anchored node, and merge keys
 /// (`<<: *base`) already merged, so later stages see plain data.
-public struct YAMLNode: Sendable, Hashable {
+package struct YAMLNode: Sendable, Hashable {
     /// How a scalar was written; quoted scalars are always strings.
-    public enum ScalarStyle: Sendable, Hashable {
+    package enum ScalarStyle: Sendable, Hashable {
         /// Written without quotes; its type is resolved by the YAML 1.2 core schema.
         case plain
         /// Written with quotes, as a block scalar, or tagged `!!str`.
@@ -12,7 +12,7 @@ public struct YAMLNode: Sendable, Hashable {
     }
 
     /// The node's content.
-    public enum Content: Sendable, Hashable {
+    package enum Content: Sendable, Hashable {
         /// A scalar's text and style.
         case scalar(String, ScalarStyle)
         /// A sequence's items.
@@ -22,9 +22,9 @@ public struct YAMLNode: Sendable, Hashable {
     }
 
     /// The node's content.
-    public var content: Content
+    package var content: Content
     /// Where the node starts.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// How many nodes this node holds, itself included; bounds alias expansion.
     var size: Int
 
@@ -36,13 +36,13 @@ public struct YAMLNode: Sendable, Hashable {
 }
 
 /// A mapping entry: a key, always a scalar, and its value.
-public struct YAMLPair: Sendable, Hashable {
+package struct YAMLPair: Sendable, Hashable {
     /// The key's text.
-    public var key: String
+    package var key: String
     /// Where the key is written.
-    public var keyLocation: SourceLocation
+    package var keyLocation: SourceLocation
     /// The value.
-    public var value: YAMLNode
+    package var value: YAMLNode
 }
 
 extension YAMLNode {

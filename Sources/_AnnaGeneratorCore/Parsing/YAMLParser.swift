@@ -7,14 +7,14 @@ import CYAML
 /// diagnostics, and so do what libyaml accepts but a spec cannot hold: duplicate
 /// keys, non-scalar keys, unknown aliases, more than one document, nesting deeper
 /// than ``maximumDepth`` and alias expansions larger than ``maximumNodes``.
-public struct YAMLParser: Sendable {
+package struct YAMLParser: Sendable {
     /// The deepest nesting of sequences and mappings accepted.
-    public var maximumDepth = 64
+    package var maximumDepth = 64
     /// The most nodes a document may hold once aliases are expanded.
-    public var maximumNodes = 200_000
+    package var maximumNodes = 200_000
 
     /// Creates a parser with the default limits.
-    public init() {}
+    package init() {}
 
     /// Parses one YAML document.
     /// - Parameters:
@@ -22,7 +22,7 @@ public struct YAMLParser: Sendable {
     ///   - file: The path shown in diagnostics.
     /// - Returns: The document's root node.
     /// - Throws: ``SpecError`` with the located problem.
-    public func parse(_ bytes: [UInt8], file: String) throws(SpecError) -> YAMLNode {
+    package func parse(_ bytes: [UInt8], file: String) throws(SpecError) -> YAMLNode {
         let result: Result<YAMLNode, SpecError> = bytes.withUnsafeBufferPointer { buffer in
             var builder = TreeBuilder(file: file, bytes: buffer, maximumDepth: maximumDepth, maximumNodes: maximumNodes)
             return builder.run()
@@ -44,8 +44,34 @@ private struct TreeBuilder {
         var pairs: [YAMLPair] = []
         var merges: [YAMLNode] = []
         var pendingKey: (String, SourceLocation)?
-        var seen: [String: SourceLocation] = [:]
+        /// The keys so far, for duplicate checks: searched in order while a mapping
+        /// is small, which most are, and through ``seenIndex`` once it is not.
+        var seen: [(key: String, location: SourceLocation)] = []
+        var seenIndex: [String: SourceLocation] = [:]
         var size = 1
+
+        /// Beyond this many keys, a dictionary finds duplicates faster than a scan.
+        static let linearSearchLimit = 16
+
+        /// Where `key` was first written in this mapping, if it was.
+        func firstLocation(of key: String) -> SourceLocation? {
+            guard seen.count > Self.linearSearchLimit else {
+                return seen.first { $0.key == key }?.location
+            }
+            return seenIndex[key]
+        }
+
+        func remember(_ key: String, at location: SourceLocation) {
+            seen.append((key, location))
+            if seen.count > Self.linearSearchLimit {
+                if seenIndex.isEmpty {
+                    seenIndex.reserveCapacity(seen.count * 2)
+                    for entry in seen { seenIndex[entry.key] = entry.location }
+                } else {
+                    seenIndex[key] = location
+                }
+            }
+        }
 
         init(isMapping: Bool, location: SourceLocation, anchor: String?) {
             self.isMapping = isMapping
@@ -142,7 +168,7 @@ private struct TreeBuilder {
                 let node: YAMLNode
                 if frame.isMapping {
                     // Merge keys: explicit entries win, earlier merged mappings win over later ones.
-                    var present = Set(frame.seen.keys)
+                    var present = frame.merges.isEmpty ? [] : Set(frame.seen.lazy.map(\.key))
                     for merge in frame.merges {
                         guard case .mapping(let merged) = merge.content else { continue }
                         for pair in merged where !present.contains(pair.key) {
@@ -198,10 +224,10 @@ private struct TreeBuilder {
             return fail("a key must be a plain name, not \(node.kindDescription)", at: node.location)
         }
         if key != "<<" || !isMergeKeyCandidate(node) {
-            if let first = top.seen[key] {
+            if let first = top.firstLocation(of: key) {
                 return fail("duplicate key '\(key)' (first at line \(first.line), column \(first.column)); remove one of them", at: node.location)
             }
-            top.seen[key] = node.location
+            top.remember(key, at: node.location)
         }
         top.pendingKey = (key, node.location)
         return nil

@@ -1,24 +1,34 @@
 import Foundation
 import Mustache
 
-/// Renders a ``RenderModel`` into Swift source with Mustache templates.
+/// Renders a ``RenderModel`` into Swift source.
 ///
-/// The built-in templates (a copy of `Templates/`) are used unless a directory of
-/// the user's own is given; a user's directory may replace any of `file`, `enum`
-/// and `event`.
-public struct SwiftRenderer: Sendable {
-    private let library: MustacheLibrary
+/// The built-in templates (`Templates/`) are rendered by Swift code compiled from
+/// them, which is many times faster than interpreting them. A directory of the
+/// user's own may replace any of `file`, `enum` and `event`; then the whole file
+/// is rendered with Mustache, from the user's templates and the built-in ones.
+///
+/// Immutable after creation, so it can be shared between threads.
+package struct SwiftRenderer: Sendable {
+    /// How a renderer renders.
+    enum Engine: Sendable {
+        /// ``CompiledTemplates``: the built-in templates as Swift.
+        case compiled
+        /// Mustache templates, each registered under its name.
+        case mustache(MustacheLibrary)
+    }
+
+    let engine: Engine
 
     /// A renderer with the built-in templates.
-    public init() {
-        // The built-in templates are tested to parse; a failure here is a bug in anna.
-        self.library = (try? Self.library(from: DefaultTemplates.all)) ?? MustacheLibrary()
+    package init() {
+        self.engine = .compiled
     }
 
     /// A renderer with templates from a directory, falling back to the built-in ones.
     /// - Parameter directory: A folder of `NAME.mustache` files.
     /// - Throws: ``TemplateError`` when the folder cannot be read or a template does not parse.
-    public init(templatesDirectory directory: URL) throws(TemplateError) {
+    package init(templatesDirectory directory: URL) throws(TemplateError) {
         var sources = DefaultTemplates.all
         let files: [URL]
         do {
@@ -27,6 +37,11 @@ public struct SwiftRenderer: Sendable {
         } catch {
             throw TemplateError(file: directory.path, message: "cannot read the templates folder: \(error.localizedDescription)")
         }
+        // A folder without templates changes nothing, so the compiled templates serve.
+        guard !files.isEmpty else {
+            self.engine = .compiled
+            return
+        }
         for file in files {
             guard let data = FileManager.default.contents(atPath: file.path),
                   let text = String(data: data, encoding: .utf8) else {
@@ -34,7 +49,14 @@ public struct SwiftRenderer: Sendable {
             }
             sources[file.deletingPathExtension().lastPathComponent] = text
         }
-        self.library = try Self.library(from: sources, directory: directory.path)
+        self.engine = .mustache(try Self.library(from: sources, directory: directory.path))
+    }
+
+    /// A renderer that interprets the given Mustache templates, even the built-in
+    /// ones, so tests and benchmarks can compare the two ways of rendering.
+    /// - Parameter sources: Template name to source; needs at least `file`.
+    init(mustacheTemplates sources: [String: String]) throws(TemplateError) {
+        self.engine = .mustache(try Self.library(from: sources))
     }
 
     private static func library(from sources: [String: String], directory: String = "<built-in>") throws(TemplateError) -> MustacheLibrary {
@@ -53,7 +75,13 @@ public struct SwiftRenderer: Sendable {
     /// - Parameter model: What to render.
     /// - Returns: Swift source, ending in exactly one newline.
     package func render(_ model: RenderModel) -> String {
-        var output = library.render(model, withTemplate: "file") ?? ""
+        var output: String
+        switch engine {
+        case .compiled:
+            output = CompiledTemplates.file(model)
+        case .mustache(let library):
+            output = library.render(model, withTemplate: "file") ?? ""
+        }
         while output.hasSuffix("\n\n") { output.removeLast() }
         if !output.hasSuffix("\n") { output += "\n" }
         return output
