@@ -55,13 +55,15 @@ package struct SpecTranslator: Sendable {
         // Optional parameters go last so they can default to nil.
         let ordered = event.signatureParameters
         var lines = docLines(event.description)
-        let documented = ordered.filter { !docLines($0.description).isEmpty }
+        let documented = ordered.compactMap { parameter -> (String, [String])? in
+            let text = docLines(parameter.description)
+            return text.isEmpty ? nil : (parameter.swiftName, text)
+        }
         if !documented.isEmpty {
             if !lines.isEmpty { lines.append("") }
             lines.append(" - Parameters:")
-            for parameter in documented {
-                let text = docLines(parameter.description)
-                lines.append("   - \(parameter.swiftName):\(text.first ?? "")")
+            for (name, text) in documented {
+                lines.append("   - \(name):\(text.first ?? "")")
                 lines.append(contentsOf: text.dropFirst().map { "    \($0)" })
             }
         }

@@ -44,7 +44,7 @@ extension SpecValidationPass {
     }
 
     /// An `enum:` list: strings that become distinct Swift case names.
-    mutating func enumCases(_ node: YAMLNode, owner: String) -> [TrackingSpec.EnumCase]? {
+    mutating func enumCases(_ node: YAMLNode, owner: some CustomStringConvertible) -> [TrackingSpec.EnumCase]? {
         guard let items = context.items(of: node, expected: "'enum' of \(owner)") else { return nil }
         guard !items.isEmpty else {
             context.error("'enum' of \(owner) is empty; list at least one value", at: node.location)
@@ -79,7 +79,7 @@ extension SpecValidationPass {
     }
 
     /// Parses `T`, `T?`, `[T]`, `[T]?`.
-    mutating func valueType(_ text: String, at location: SourceLocation, for owner: String) -> ValueType? {
+    mutating func valueType(_ text: String, at location: SourceLocation, for owner: some CustomStringConvertible) -> ValueType? {
         var body = Substring(text).trimmingSpaces
         var isOptional = false
         if body.hasSuffix("?") {
