@@ -8,6 +8,9 @@ public struct ProfileViolation: Sendable, Hashable, CustomStringConvertible {
         case droppedParameter
         /// The string value was cut to the provider's limit.
         case truncatedValue
+        /// The array value was sent as one string, its elements joined with `,`, for
+        /// a provider that takes no arrays (``ProviderProfile/acceptsArrayValues``).
+        case flattenedArray
     }
 
     /// The profile's name, e.g. `firebase`.
@@ -33,8 +36,10 @@ extension ProviderProfile {
     ///
     /// The generator rejects specs that break a profile, so this only acts on events
     /// built by hand or by specs that did not list the provider. Names that break
-    /// the rules drop the event or the parameter; long strings are truncated; extra
-    /// parameters beyond the limit are dropped, last by name first.
+    /// the rules drop the event or the parameter; extra parameters beyond the limit
+    /// are dropped, last by name first; for a profile that takes no arrays, an array
+    /// becomes one string of its elements joined with `,` when that fits
+    /// ``maximumStringLength``, else the parameter is dropped; long strings are truncated.
     /// - Parameters:
     ///   - event: The event, changed in place.
     ///   - violations: Receives one entry per change.
@@ -63,6 +68,7 @@ extension ProviderProfile {
                 ))
             }
         }
+        if !acceptsArrayValues { flattenArrays(in: &event, violations: &violations) }
         if let maximumStringLength {
             for (key, value) in event.parameters where value.mayExceed(maximumStringLength) {
                 guard let truncated = truncate(value, to: maximumStringLength) else { continue }
@@ -86,7 +92,8 @@ extension ProviderProfile {
         return true
     }
 
-    private func nameProblem(_ mappedName: String, maximumLength: Int?, isEvent: Bool) -> String? {
+    /// Why a mapped name breaks the profile's name rules, in words, or `nil` when it does not.
+    func nameProblem(_ mappedName: String, maximumLength: Int?, isEvent: Bool) -> String? {
         let kind = isEvent ? "event" : "parameter"
         if let maximumLength, mappedName.utf8.count > maximumLength, mappedName.count > maximumLength {
             return "\(kind) names of at most \(maximumLength) characters"
@@ -103,7 +110,7 @@ extension ProviderProfile {
         return nil
     }
 
-    private static func isIdentifier(_ name: String) -> Bool {
+    static func isIdentifier(_ name: String) -> Bool {
         var bytes = name.utf8.makeIterator()
         guard let first = bytes.next(), (first | 0x20) >= 0x61, (first | 0x20) <= 0x7A else { return false }
         while let byte = bytes.next() {
@@ -111,6 +118,34 @@ extension ProviderProfile {
             guard letter || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F else { return false }
         }
         return true
+    }
+
+    /// Replaces each array value by one string of its elements joined with `,`, or
+    /// drops the parameter when that string is longer than ``maximumStringLength``.
+    private func flattenArrays(in event: inout AnalyticsEvent, violations: inout [ProfileViolation]) {
+        var arrays: [String] = []
+        for (key, value) in event.parameters {
+            if case .array = value { arrays.append(key) }
+        }
+        for key in arrays.sorted() {
+            guard let value = event.parameters[key] else { continue }
+            let joined = value.description
+            if let maximumStringLength, (countsBytes ? joined.utf8.count : joined.count) > maximumStringLength {
+                event.parameters.removeValue(forKey: key)
+                let unit = countsBytes ? "bytes" : "characters"
+                violations.append(ProfileViolation(
+                    profile: name, event: event.name, parameter: key,
+                    limit: "string and number values; the array joined is longer than \(maximumStringLength) \(unit)",
+                    action: .droppedParameter
+                ))
+            } else {
+                event.parameters[key] = .string(joined)
+                violations.append(ProfileViolation(
+                    profile: name, event: event.name, parameter: key,
+                    limit: "string and number values; arrays are sent joined with ','", action: .flattenedArray
+                ))
+            }
+        }
     }
 
     /// The value cut to `limit`, or `nil` when it fits. Arrays are cut element-wise.
@@ -147,7 +182,7 @@ extension ProviderProfile {
 extension AnalyticsValue {
     /// Whether a string, or a string in an array, has more UTF-8 bytes than `limit`:
     /// the cheap test before counting characters.
-    fileprivate func mayExceed(_ limit: Int) -> Bool {
+    func mayExceed(_ limit: Int) -> Bool {
         switch self {
         case .string(let text): text.utf8.count > limit
         case .array(let elements): elements.contains { $0.mayExceed(limit) }

@@ -39,6 +39,11 @@ public struct ProviderProfile: Sendable, Hashable {
     public var reservedPrefixes: [String]
     /// The largest event payload, in bytes, counted from declared `maxLength`s.
     public var maximumEventBytes: Int?
+    /// Whether parameter values may be arrays. Firebase takes only string and number
+    /// values (arrays only as its `items`), so for its profile the service sends an
+    /// array as one string of its elements joined with `,`, or drops the parameter
+    /// when that string is too long, and reports either as a ``ProfileViolation``.
+    public var acceptsArrayValues: Bool
 
     /// The profiles Anna knows, by name.
     public static let all: [String: ProviderProfile] = Dictionary(
@@ -47,8 +52,8 @@ public struct ProviderProfile: Sendable, Hashable {
 
     /// Google Analytics for Firebase: event and parameter names of at most 40
     /// characters, letters, digits and underscores, starting with a letter; at most
-    /// 25 parameters; string values of at most 100 characters; reserved event names
-    /// and the `firebase_`, `google_` and `ga_` prefixes.
+    /// 25 parameters; string values of at most 100 characters and no arrays; reserved
+    /// event names and the `firebase_`, `google_` and `ga_` prefixes.
     public static let firebase = ProviderProfile(
         name: "firebase",
         nameMapping: .snakeCase,
@@ -70,7 +75,8 @@ public struct ProviderProfile: Sendable, Hashable {
             "user_engagement",
         ],
         reservedPrefixes: ["firebase_", "google_", "ga_"],
-        maximumEventBytes: nil
+        maximumEventBytes: nil,
+        acceptsArrayValues: false
     )
 
     /// Amplitude: names and string values of at most 1,024 characters; the
@@ -87,7 +93,8 @@ public struct ProviderProfile: Sendable, Hashable {
         requiresIdentifierNames: false,
         reservedEventNames: [],
         reservedPrefixes: ["[Amplitude]", "$"],
-        maximumEventBytes: nil
+        maximumEventBytes: nil,
+        acceptsArrayValues: true
     )
 
     /// Mixpanel: names of at most 255 characters, string values of at most 255
@@ -104,7 +111,8 @@ public struct ProviderProfile: Sendable, Hashable {
         requiresIdentifierNames: false,
         reservedEventNames: [],
         reservedPrefixes: ["$", "mp_"],
-        maximumEventBytes: nil
+        maximumEventBytes: nil,
+        acceptsArrayValues: true
     )
 
     /// Segment's HTTP Tracking API: a message of at most 32 KB.
@@ -120,7 +128,8 @@ public struct ProviderProfile: Sendable, Hashable {
         requiresIdentifierNames: false,
         reservedEventNames: [],
         reservedPrefixes: [],
-        maximumEventBytes: 32 * 1024
+        maximumEventBytes: 32 * 1024,
+        acceptsArrayValues: true
     )
 
     /// A name as this provider receives it.
