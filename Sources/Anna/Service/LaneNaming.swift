@@ -19,83 +19,114 @@ struct LaneNaming {
     private struct EventNames {
         var name: Decision
         var parameters: [(declared: String, decision: Decision)] = []
+        /// The last parameters this event came with that the profile took as they
+        /// were, and the same mapped: an event reported again with equal parameters
+        /// (the same dictionary, often) reuses them instead of building another.
+        var lastParameters: [String: AnalyticsValue]?
+        var lastMapped: [String: AnalyticsValue] = [:]
     }
 
-    /// Distinct names kept per cache; names beyond it are decided every time.
+    /// Distinct event names, and distinct parameter names, kept; names beyond it are
+    /// decided every time.
     static let cacheLimit = 10_000
     /// The most parameter names kept beside one event name.
     private static let parametersPerEvent = 32
 
+    /// Whether events need anything from this type: a mapper or a profile.
+    let isActive: Bool
     private let mapper: (any EventMapper)?
     private let profile: ProviderProfile?
     // The profile's value limits, read once instead of through the profile per event.
+    private let hasProfile: Bool
     private let maximumParameters: Int?
     private let maximumStringLength: Int?
     private let acceptsArrayValues: Bool
     private let limitsEventBytes: Bool
-    private let hasProfile: Bool
 
-    private var events: [String: EventNames] = [:]
+    /// Index in `entries` by declared event name.
+    private var slots: [String: Int] = [:]
+    private var entries: [EventNames] = []
+    /// Parameter names by declared name, for names not yet seen with an event name.
     private var parameters: [String: Decision] = [:]
 
     init(mapper: (any EventMapper)?, profile: ProviderProfile?) {
         self.mapper = mapper
         self.profile = profile
+        isActive = mapper != nil || profile != nil
+        hasProfile = profile != nil
         maximumParameters = profile?.maximumParameters
         maximumStringLength = profile?.maximumStringLength
         acceptsArrayValues = profile?.acceptsArrayValues ?? true
         limitsEventBytes = profile?.maximumEventBytes != nil
-        hasProfile = profile != nil
-        isActive = mapper != nil || profile != nil
     }
-
-    /// Whether events need anything from this type: a mapper or a profile.
-    let isActive: Bool
 
     /// Maps the event's names and makes it fit the profile.
     /// - Returns: `false` when the profile drops the event.
     mutating func prepare(_ event: inout AnalyticsEvent, violations: inout [ProfileViolation]) -> Bool {
-        let declared = event.name
-        let cached = events[declared]
-        var known = cached ?? EventNames(name: decision(forEvent: declared))
-        let learned = known.parameters.count
-        event.name = known.name.mapped
-        var accepted = known.name.isAccepted
+        let slot = self.slot(for: event.name)
+        var accepted: Bool
+        if let slot {
+            event.name = entries[slot].name.mapped
+            accepted = entries[slot].name.isAccepted
+        } else {
+            let name = decision(forEvent: event.name)
+            event.name = name.mapped
+            accepted = name.isAccepted
+        }
         if !event.parameters.isEmpty {
             if mapper != nil {
-                var mapped: [String: AnalyticsValue] = [:]
-                mapped.reserveCapacity(event.parameters.count)
+                // Dictionaries compare by identity first, and an unequal one usually
+                // fails at its first value.
+                if let slot, accepted, entries[slot].lastParameters == event.parameters {
+                    event.parameters = entries[slot].lastMapped
+                    return true
+                }
+                var mapped = [String: AnalyticsValue](minimumCapacity: event.parameters.count)
                 for (key, value) in event.parameters {
-                    let parameter = decision(forParameter: key, of: &known)
+                    let parameter = decision(forParameter: key, slot: slot)
                     accepted = accepted && parameter.isAccepted
                     mapped[parameter.mapped] = value
                 }
-                event.parameters = mapped
                 // `metadata` keeps the spec's names: it describes the spec, and PII was handled before.
+                if let slot, accepted, fits(mapped) {
+                    entries[slot].lastParameters = event.parameters
+                    entries[slot].lastMapped = mapped
+                    event.parameters = mapped
+                    return true
+                }
+                event.parameters = mapped
             } else {
-                for key in event.parameters.keys where !decision(forParameter: key, of: &known).isAccepted {
+                for key in event.parameters.keys where !decision(forParameter: key, slot: slot).isAccepted {
                     accepted = false
                     break
                 }
             }
         }
-        if cached == nil ? events.count < Self.cacheLimit : known.parameters.count != learned {
-            events[declared] = known
-        }
-        if !hasProfile || accepted && fits(event) { return true }
+        if !hasProfile || accepted && fits(event.parameters) { return true }
         return profile?.enforce(&event, violations: &violations) ?? true
     }
 
-    /// Whether the values of an event with accepted names are within the profile's
-    /// limits, so that ``ProviderProfile/enforce(_:violations:)`` would change nothing.
-    private func fits(_ event: AnalyticsEvent) -> Bool {
+    /// Whether the parameter values of an event with accepted names are within the
+    /// profile's limits (if any), so that ``ProviderProfile/enforce(_:violations:)``
+    /// would change nothing.
+    private func fits(_ parameters: [String: AnalyticsValue]) -> Bool {
+        guard hasProfile else { return true }
         if limitsEventBytes { return false }
-        if let maximumParameters, event.parameters.count > maximumParameters { return false }
-        for value in event.parameters.values {
+        if let maximumParameters, parameters.count > maximumParameters { return false }
+        for value in parameters.values {
             if !acceptsArrayValues, case .array = value { return false }
             if let maximumStringLength, value.mayExceed(maximumStringLength) { return false }
         }
         return true
+    }
+
+    /// The event name's entry, decided now if it is new; `nil` when the cache is full.
+    private mutating func slot(for declared: String) -> Int? {
+        if let slot = slots[declared] { return slot }
+        guard entries.count < Self.cacheLimit else { return nil }
+        entries.append(EventNames(name: decision(forEvent: declared)))
+        slots[declared] = entries.count - 1
+        return entries.count - 1
     }
 
     private func decision(forEvent declared: String) -> Decision {
@@ -104,8 +135,10 @@ struct LaneNaming {
         return Decision(mapped: mapped, isAccepted: problem == nil)
     }
 
-    private mutating func decision(forParameter declared: String, of event: inout EventNames) -> Decision {
-        for known in event.parameters where known.declared == declared { return known.decision }
+    private mutating func decision(forParameter declared: String, slot: Int?) -> Decision {
+        if let slot, let index = entries[slot].parameters.firstIndex(where: { $0.declared == declared }) {
+            return entries[slot].parameters[index].decision
+        }
         let decision: Decision
         if let hit = parameters[declared] {
             decision = hit
@@ -115,7 +148,9 @@ struct LaneNaming {
             decision = Decision(mapped: mapped, isAccepted: problem == nil)
             if parameters.count < Self.cacheLimit { parameters[declared] = decision }
         }
-        if event.parameters.count < Self.parametersPerEvent { event.parameters.append((declared, decision)) }
+        if let slot, entries[slot].parameters.count < Self.parametersPerEvent {
+            entries[slot].parameters.append((declared, decision))
+        }
         return decision
     }
 }

@@ -35,7 +35,7 @@ final class Pipeline: @unchecked Sendable {
     private var lastEventTime: Date = .distantPast
     private var ids = MessageIDGenerator()
     private var checker = ConstraintChecker()
-    private var outgoing: [AnalyticsEnvelope] = []
+    /// Estimated bytes of the envelopes `process` has gathered and not yet handed off.
     private var outgoingBytes = 0
 
     init(configuration: AnalyticsService.Configuration, lanes: [ProviderLane], counters: LockedState<AnalyticsMetrics>) {
@@ -56,7 +56,10 @@ final class Pipeline: @unchecked Sendable {
         var violations = 0
         var forwarded = 0
         var taken = (events: 0, bytes: 0)
-        outgoing.reserveCapacity(items.count)
+        // A local, not a property: appending through the class costs an access check
+        // and a copy of each envelope.
+        var batch: [AnalyticsEnvelope] = []
+        batch.reserveCapacity(items.count)
         for index in items.indices {
             // Moved rather than copied, so the event's storage is not retained here and
             // released again with the array.
@@ -66,7 +69,7 @@ final class Pipeline: @unchecked Sendable {
             case .event(let event, let time, let size):
                 taken.events += 1
                 taken.bytes += size
-                if let reason = admit(event, at: time, violations: &violations) {
+                if let reason = admit(event, at: time, into: &batch, violations: &violations) {
                     dropped[reason, default: 0] += 1
                 } else {
                     forwarded += 1
@@ -78,7 +81,7 @@ final class Pipeline: @unchecked Sendable {
             case .identify(let id):
                 userID = id
             case .drain(let barrier, let shutsDown):
-                handOff(epoch: epoch)
+                handOff(&batch, epoch: epoch)
                 // Counted before any lane can end the drain, so `flush()` sees the counts.
                 count(forwarded: &forwarded, violations: &violations, dropped: &dropped)
                 if lanes.isEmpty { barrier.arrive() }
@@ -87,7 +90,7 @@ final class Pipeline: @unchecked Sendable {
                 break
             }
         }
-        handOff(epoch: epoch)
+        handOff(&batch, epoch: epoch)
         count(forwarded: &forwarded, violations: &violations, dropped: &dropped)
         return taken
     }
@@ -105,8 +108,11 @@ final class Pipeline: @unchecked Sendable {
         dropped.removeAll()
     }
 
-    /// Runs one event through the checks and stages; returns why it was dropped, if it was.
-    private func admit(_ event: consuming AnalyticsEvent, at time: Date, violations: inout Int) -> DropReason? {
+    /// Runs one event through the checks and stages and appends its envelope to
+    /// `batch`; returns why it was dropped, if it was.
+    private func admit(
+        _ event: consuming AnalyticsEvent, at time: Date, into batch: inout [AnalyticsEnvelope], violations: inout Int
+    ) -> DropReason? {
         let category = event.metadata.consent
         if category != lastCategory {
             lastCategory = category
@@ -127,7 +133,7 @@ final class Pipeline: @unchecked Sendable {
             // Built in place in the batch: an envelope copied is every reference in it
             // retained and released once more.
             startSession(at: time)
-            outgoing.append(AnalyticsEnvelope(
+            batch.append(AnalyticsEnvelope(
                 event: event, messageID: messageID, timestamp: time, sessionID: sessionID,
                 anonymousID: configuration.anonymousID, userID: userID, context: configuration.context
             ))
@@ -141,12 +147,12 @@ final class Pipeline: @unchecked Sendable {
             envelope.anonymousID = configuration.anonymousID
             envelope.userID = userID
             envelope.context = configuration.context
-            outgoing.append(envelope)
+            batch.append(envelope)
         }
         if !enrichmentStages.isEmpty {
-            let last = outgoing.count - 1
-            for stage in enrichmentStages where !stage.process(&outgoing[last]) {
-                outgoing.removeLast()
+            let last = batch.count - 1
+            for stage in enrichmentStages where !stage.process(&batch[last]) {
+                batch.removeLast()
                 return .stage
             }
         }
@@ -189,7 +195,7 @@ final class Pipeline: @unchecked Sendable {
         }
     }
 
-    private func handOff(epoch: Int) {
+    private func handOff(_ outgoing: inout [AnalyticsEnvelope], epoch: Int) {
         guard !outgoing.isEmpty else { return }
         // The lanes own the batch now; keeping its capacity here would allocate a
         // second buffer of that size at once and hold it while the pipeline idles.
