@@ -80,6 +80,23 @@ import Testing
         #expect(analytics.metrics.limited["firebase"] == 2)
     }
 
+    /// Equal is not identical: `==` takes `-0.0` for `0.0` and a decomposed `é` for a
+    /// precomposed one. Each event keeps its own values.
+    @Test func equalParametersOfAnotherEventAreNotReused() async {
+        let firebase = firebase()
+        let analytics = AnalyticsService(providers: [firebase], configuration: .test())
+        analytics.report(AnalyticsEvent(name: "priceSet", parameters: ["price": .double(0.0), "label": "\u{E9}"]))
+        analytics.report(AnalyticsEvent(name: "priceSet", parameters: ["price": .double(-0.0), "label": "e\u{301}"]))
+        await analytics.flush()
+        let received = firebase.events.map(\.parameters)
+        guard received.count == 2, case .double(let price)? = received[1]["price"], case .string(let label)? = received[1]["label"] else {
+            Issue.record("expected two events, got \(received)")
+            return
+        }
+        #expect(price.sign == .minus)
+        #expect(Array(label.unicodeScalars) == ["e", "\u{301}"])
+    }
+
     @Test func aProfileWithoutAMapperChecksTheDeclaredNames() async {
         let errors = ErrorLog()
         let mixpanel = RecordingProvider(name: "mixpanel", options: ProviderOptions(profile: .mixpanel))

@@ -20,9 +20,10 @@ struct LaneNaming {
         var name: Decision
         var parameters: [(declared: String, decision: Decision)] = []
         /// The last parameters this event came with that the profile took as they
-        /// were, and the same mapped: an event reported again with equal parameters
-        /// (the same dictionary, often) reuses them instead of building another.
-        var lastParameters: [String: AnalyticsValue]?
+        /// were, and the same mapped: an event reported again with the same
+        /// dictionary (a stored event, reported often) reuses them instead of
+        /// building another.
+        var lastParameters: [String: AnalyticsValue] = [:]
         var lastMapped: [String: AnalyticsValue] = [:]
     }
 
@@ -75,9 +76,7 @@ struct LaneNaming {
         }
         if !event.parameters.isEmpty {
             if mapper != nil {
-                // Dictionaries compare by identity first, and an unequal one usually
-                // fails at its first value.
-                if let slot, accepted, entries[slot].lastParameters == event.parameters {
+                if let slot, accepted, Self.isSameStorage(entries[slot].lastParameters, event.parameters) {
                     event.parameters = entries[slot].lastMapped
                     return true
                 }
@@ -118,6 +117,14 @@ struct LaneNaming {
             if let maximumStringLength, value.mayExceed(maximumStringLength) { return false }
         }
         return true
+    }
+
+    /// Whether two dictionaries are one storage, so their keys and values are
+    /// identical (not just equal: `==` takes `0.0` for `-0.0` and compares strings by
+    /// canonical equivalence). Equal bits can only be the same value; a dictionary
+    /// held in `lastParameters` keeps its storage from being freed and reused.
+    private static func isSameStorage(_ first: [String: AnalyticsValue], _ second: [String: AnalyticsValue]) -> Bool {
+        !first.isEmpty && withUnsafeBytes(of: first) { first in withUnsafeBytes(of: second) { first.elementsEqual($0) } }
     }
 
     /// The event name's entry, decided now if it is new; `nil` when the cache is full.
