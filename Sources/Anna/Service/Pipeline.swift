@@ -56,8 +56,7 @@ final class Pipeline: @unchecked Sendable {
         var violations = 0
         var forwarded = 0
         var taken = (events: 0, bytes: 0)
-        // A local, not a property: appending through the class costs an access check
-        // and a copy of each envelope.
+        // A local, not a property: appending through the class costs an access check per event.
         var batch: [AnalyticsEnvelope] = []
         batch.reserveCapacity(items.count)
         for index in items.indices {
@@ -130,8 +129,7 @@ final class Pipeline: @unchecked Sendable {
 
         let messageID = ids.next(at: time)
         if beforeStages.isEmpty {
-            // Built in place in the batch: an envelope copied is every reference in it
-            // retained and released once more.
+            // Enriched as it is built, with no local envelope to change field by field.
             startSession(at: time)
             batch.append(AnalyticsEnvelope(
                 event: event, messageID: messageID, timestamp: time, sessionID: sessionID,
