@@ -46,6 +46,9 @@ struct LaneNaming {
 
     /// Index in `entries` by declared event name.
     private var slots: [String: Int] = [:]
+    /// The last event name looked up and its slot: events often come in runs of one
+    /// name, and comparing names costs less than hashing one.
+    private var lastSlot: (declared: String, slot: Int)?
     private var entries: [EventNames] = []
     /// Parameter names by declared name, for names not yet seen with an event name.
     private var parameters: [String: Decision] = [:]
@@ -129,11 +132,18 @@ struct LaneNaming {
 
     /// The event name's entry, decided now if it is new; `nil` when the cache is full.
     private mutating func slot(for declared: String) -> Int? {
-        if let slot = slots[declared] { return slot }
-        guard entries.count < Self.cacheLimit else { return nil }
-        entries.append(EventNames(name: decision(forEvent: declared)))
-        slots[declared] = entries.count - 1
-        return entries.count - 1
+        if let lastSlot, lastSlot.declared == declared { return lastSlot.slot }
+        let slot: Int
+        if let found = slots[declared] {
+            slot = found
+        } else {
+            guard entries.count < Self.cacheLimit else { return nil }
+            entries.append(EventNames(name: decision(forEvent: declared)))
+            slot = entries.count - 1
+            slots[declared] = slot
+        }
+        lastSlot = (declared, slot)
+        return slot
     }
 
     private func decision(forEvent declared: String) -> Decision {

@@ -230,11 +230,11 @@ final class ProviderLane: @unchecked Sendable {
         prepared.reserveCapacity(batches.reduce(0) { $0 + $1.count })
         var violations: [ProfileViolation] = []
         for batch in batches {
-            for envelope in batch {
+            for index in batch.indices {
                 // Copied once, into place, and changed there: the other lanes share `batch`.
-                prepared.append(envelope)
+                prepared.append(batch[index])
                 let last = prepared.count - 1
-                if needsPII && !envelope.event.metadata.piiKeys.isEmpty {
+                if needsPII && !prepared[last].event.metadata.piiKeys.isEmpty {
                     Self.strip(&prepared[last].event, handling: options.piiHandling)
                 }
                 if isNaming {
