@@ -110,7 +110,7 @@ extension ProviderProfile {
         return nil
     }
 
-    static func isIdentifier(_ name: String) -> Bool {
+    private static func isIdentifier(_ name: String) -> Bool {
         var bytes = name.utf8.makeIterator()
         guard let first = bytes.next(), (first | 0x20) >= 0x61, (first | 0x20) <= 0x7A else { return false }
         while let byte = bytes.next() {
