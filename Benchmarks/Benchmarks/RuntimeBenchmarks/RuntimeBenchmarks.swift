@@ -88,6 +88,17 @@ let sampleEvent = AnalyticsEvent(
 
 let eventsPerThroughputRun = 100_000
 
+/// The same event with its own parameters dictionary and a different count each
+/// time, as a generated factory called with changing values builds it: no provider
+/// can reuse the work it did for the event before.
+func distinctEvent(_ index: Int) -> AnalyticsEvent {
+    AnalyticsEvent(
+        name: "categoryAdded",
+        parameters: ["categoryTitle": "Books", "itemCount": .int(index), "source": "manual"],
+        metadata: sampleEvent.metadata
+    )
+}
+
 /// Room for every event of a run: these benchmarks measure the path of an accepted
 /// event, as before the intake and lanes were bounded. With the default limits a
 /// burst faster than the pipeline drops what does not fit (see DeliveryBenchmarks'
@@ -147,6 +158,22 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             let analytics = articleService()
             for _ in 0..<eventsPerThroughputRun { analytics.report(event: sampleEvent) }
+        }
+    }
+
+    // The same with a new parameters dictionary per event (see `distinctEvent`).
+    Benchmark("Anna throughput, 100,000 distinct events to 3 providers", configuration: throughput) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let analytics = AnalyticsService(providers: threeProviders(), configuration: unbounded())
+            for index in 0..<eventsPerThroughputRun { analytics.report(distinctEvent(index)) }
+            await analytics.flush()
+        }
+    }
+
+    Benchmark("Article design throughput, 100,000 distinct events to 3 providers", configuration: throughput) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let analytics = articleService()
+            for index in 0..<eventsPerThroughputRun { analytics.report(event: distinctEvent(index)) }
         }
     }
 }

@@ -8,6 +8,9 @@ public struct ProfileViolation: Sendable, Hashable, CustomStringConvertible {
         case droppedParameter
         /// The string value was cut to the provider's limit.
         case truncatedValue
+        /// The array value was sent as one string, its elements joined with `,`, for
+        /// a provider that takes no arrays (``ProviderProfile/acceptsArrayValues``).
+        case flattenedArray
     }
 
     /// The profile's name, e.g. `firebase`.
@@ -33,8 +36,10 @@ extension ProviderProfile {
     ///
     /// The generator rejects specs that break a profile, so this only acts on events
     /// built by hand or by specs that did not list the provider. Names that break
-    /// the rules drop the event or the parameter; long strings are truncated; extra
-    /// parameters beyond the limit are dropped, last by name first.
+    /// the rules drop the event or the parameter; extra parameters beyond the limit
+    /// are dropped, last by name first; for a profile that takes no arrays, an array
+    /// becomes one string of its elements joined with `,` when that fits
+    /// ``maximumStringLength``, else the parameter is dropped; long strings are truncated.
     /// - Parameters:
     ///   - event: The event, changed in place.
     ///   - violations: Receives one entry per change.
@@ -63,6 +68,7 @@ extension ProviderProfile {
                 ))
             }
         }
+        if !acceptsArrayValues { flattenArrays(in: &event, violations: &violations) }
         if let maximumStringLength {
             for (key, value) in event.parameters where value.mayExceed(maximumStringLength) {
                 guard let truncated = truncate(value, to: maximumStringLength) else { continue }
@@ -86,11 +92,39 @@ extension ProviderProfile {
         return true
     }
 
-    private func nameProblem(_ mappedName: String, maximumLength: Int?, isEvent: Bool) -> String? {
+    /// Why a mapped name breaks the profile's name rules, in words, or `nil` when it does not.
+    func nameProblem(_ mappedName: String, maximumLength: Int?, isEvent: Bool) -> String? {
         let kind: NameKind = isEvent ? .event : .parameter
         guard let rule = brokenRules(ofMapped: mappedName, kind: kind).first else { return nil }
         if case .reservedEventName = rule { return "'\(mappedName)' is reserved" }
         return rule.limit(for: kind)
+    }
+
+    /// Replaces each array value by one string of its elements joined with `,`, or
+    /// drops the parameter when that string is longer than ``maximumStringLength``.
+    private func flattenArrays(in event: inout AnalyticsEvent, violations: inout [ProfileViolation]) {
+        var arrays: [String] = []
+        for (key, value) in event.parameters {
+            if case .array = value { arrays.append(key) }
+        }
+        for key in arrays.sorted() {
+            guard let value = event.parameters[key] else { continue }
+            let joined = value.description
+            if let maximumStringLength, length(of: joined) > maximumStringLength {
+                event.parameters.removeValue(forKey: key)
+                violations.append(ProfileViolation(
+                    profile: name, event: event.name, parameter: key,
+                    limit: "string and number values; the array joined is longer than \(maximumStringLength) \(stringLengthUnit)",
+                    action: .droppedParameter
+                ))
+            } else {
+                event.parameters[key] = .string(joined)
+                violations.append(ProfileViolation(
+                    profile: name, event: event.name, parameter: key,
+                    limit: "string and number values; arrays are sent joined with ','", action: .flattenedArray
+                ))
+            }
+        }
     }
 
     /// The value cut to `limit`, or `nil` when it fits. Arrays are cut element-wise.
@@ -127,7 +161,7 @@ extension ProviderProfile {
 extension AnalyticsValue {
     /// Whether a string, or a string in an array, has more UTF-8 bytes than `limit`:
     /// the cheap test before counting characters.
-    fileprivate func mayExceed(_ limit: Int) -> Bool {
+    func mayExceed(_ limit: Int) -> Bool {
         switch self {
         case .string(let text): text.utf8.count > limit
         case .array(let elements): elements.contains { $0.mayExceed(limit) }

@@ -282,9 +282,9 @@ public final class AnalyticsService: Sendable {
                 return
             }
             lingered = false
-            var used = pipeline.process(items, epoch: epoch)
+            var used = items
             // The events are in the lanes now, which count them: the intake has room again.
-            let (events, bytes) = Self.held(in: used)
+            let (events, bytes) = pipeline.process(&used, epoch: epoch)
             let reuse = used.capacity <= 1 << 16
             used.removeAll(keepingCapacity: reuse)
             intake.withLock { intake in
@@ -294,17 +294,6 @@ public final class AnalyticsService: Sendable {
             }
             room.signal()
         }
-    }
-
-    /// The events among `items` and their estimated bytes.
-    private static func held(in items: [Pipeline.Item]) -> (events: Int, bytes: Int) {
-        var events = 0
-        var bytes = 0
-        for case .event(_, _, let size) in items {
-            events += 1
-            bytes += size
-        }
-        return (events, bytes)
     }
 
     /// What `report` touches, behind one short lock.

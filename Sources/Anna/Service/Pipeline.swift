@@ -12,6 +12,8 @@ final class Pipeline: @unchecked Sendable {
         case identify(String?)
         /// Everything before it reaches every provider, which then flushes (and shuts down).
         case drain(Barrier, shutsDown: Bool)
+        /// What the pipeline leaves in the array where it moved an item out.
+        case moved
     }
 
     let queue = DispatchQueue(label: "anna.pipeline", qos: .utility)
@@ -33,7 +35,7 @@ final class Pipeline: @unchecked Sendable {
     private var lastEventTime: Date = .distantPast
     private var ids = MessageIDGenerator()
     private var checker = ConstraintChecker()
-    private var outgoing: [AnalyticsEnvelope] = []
+    /// Estimated bytes of the envelopes `process` has gathered and not yet handed off.
     private var outgoingBytes = 0
 
     init(configuration: AnalyticsService.Configuration, lanes: [ProviderLane], counters: LockedState<AnalyticsMetrics>) {
@@ -46,16 +48,27 @@ final class Pipeline: @unchecked Sendable {
         self.sessionTimeout = configuration.sessionTimeout.timeInterval
     }
 
-    /// Processes items in order and returns the array for reuse.
-    func process(_ items: [Item], epoch: Int) -> [Item] {
+    /// Processes items in order, moving each out of `items` (which keeps its capacity
+    /// for reuse, holding ``Item/moved``).
+    /// - Returns: How many events it took, and their estimated bytes.
+    func process(_ items: inout [Item], epoch: Int) -> (events: Int, bytes: Int) {
         var dropped: [DropReason: Int] = [:]
         var violations = 0
         var forwarded = 0
-        outgoing.reserveCapacity(items.count)
-        for item in items {
-            switch item {
+        var taken = (events: 0, bytes: 0)
+        // A local, not a property: appending through the class costs an access check per event.
+        var batch: [AnalyticsEnvelope] = []
+        batch.reserveCapacity(items.count)
+        for index in items.indices {
+            // Moved rather than copied, so the event's storage is not retained here and
+            // released again with the array.
+            var item = Item.moved
+            swap(&item, &items[index])
+            switch consume item {
             case .event(let event, let time, let size):
-                if let reason = admit(event, at: time, violations: &violations) {
+                taken.events += 1
+                taken.bytes += size
+                if let reason = admit(event, at: time, into: &batch, violations: &violations) {
                     dropped[reason, default: 0] += 1
                 } else {
                     forwarded += 1
@@ -67,16 +80,18 @@ final class Pipeline: @unchecked Sendable {
             case .identify(let id):
                 userID = id
             case .drain(let barrier, let shutsDown):
-                handOff(epoch: epoch)
+                handOff(&batch, epoch: epoch)
                 // Counted before any lane can end the drain, so `flush()` sees the counts.
                 count(forwarded: &forwarded, violations: &violations, dropped: &dropped)
                 if lanes.isEmpty { barrier.arrive() }
                 for lane in lanes { lane.enqueueControl(.drain(barrier, shutsDown: shutsDown)) }
+            case .moved:
+                break
             }
         }
-        handOff(epoch: epoch)
+        handOff(&batch, epoch: epoch)
         count(forwarded: &forwarded, violations: &violations, dropped: &dropped)
-        return items
+        return taken
     }
 
     /// Adds what a pass counted to the service's metrics and starts the counts over.
@@ -92,8 +107,11 @@ final class Pipeline: @unchecked Sendable {
         dropped.removeAll()
     }
 
-    /// Runs one event through the checks and stages; returns why it was dropped, if it was.
-    private func admit(_ event: AnalyticsEvent, at time: Date, violations: inout Int) -> DropReason? {
+    /// Runs one event through the checks and stages and appends its envelope to
+    /// `batch`; returns why it was dropped, if it was.
+    private func admit(
+        _ event: consuming AnalyticsEvent, at time: Date, into batch: inout [AnalyticsEnvelope], violations: inout Int
+    ) -> DropReason? {
         let category = event.metadata.consent
         if category != lastCategory {
             lastCategory = category
@@ -109,22 +127,45 @@ final class Pipeline: @unchecked Sendable {
             }
         }
 
-        var envelope = AnalyticsEnvelope(event: event, messageID: ids.next(at: time), timestamp: time)
-        for stage in beforeStages where !stage.process(&envelope) { return .stage }
+        let messageID = ids.next(at: time)
+        if beforeStages.isEmpty {
+            // Enriched as it is built, with no local envelope to change field by field.
+            startSession(at: time)
+            batch.append(AnalyticsEnvelope(
+                event: event, messageID: messageID, timestamp: time, sessionID: sessionID,
+                anonymousID: configuration.anonymousID, userID: userID, context: configuration.context
+            ))
+        } else {
+            // Before enrichment the envelope has no session, identity or context yet;
+            // the shared empty context costs no allocation per event.
+            var envelope = AnalyticsEnvelope(event: event, messageID: messageID, timestamp: time, context: Self.emptyContext)
+            for stage in beforeStages where !stage.process(&envelope) { return .stage }
+            startSession(at: time)
+            envelope.sessionID = sessionID
+            envelope.anonymousID = configuration.anonymousID
+            envelope.userID = userID
+            envelope.context = configuration.context
+            batch.append(envelope)
+        }
+        if !enrichmentStages.isEmpty {
+            let last = batch.count - 1
+            for stage in enrichmentStages where !stage.process(&batch[last]) {
+                batch.removeLast()
+                return .stage
+            }
+        }
+        return nil
+    }
 
+    /// Starts a new session when the last event is older than the session timeout.
+    private func startSession(at time: Date) {
         if time.timeIntervalSince(lastEventTime) > sessionTimeout || sessionID == 0 {
             sessionID = Int64(time.timeIntervalSince1970 * 1000)
         }
         lastEventTime = max(lastEventTime, time)
-        envelope.sessionID = sessionID
-        envelope.anonymousID = configuration.anonymousID
-        envelope.userID = userID
-        envelope.context = configuration.context
-        for stage in enrichmentStages where !stage.process(&envelope) { return .stage }
-
-        outgoing.append(envelope)
-        return nil
     }
+
+    private static let emptyContext = AnalyticsContext()
 
     /// Reports violations as the policy says; returns whether the event goes on.
     private func apply(_ policy: ViolationPolicy, to violations: [ConstraintViolation]) -> Bool {
@@ -152,7 +193,7 @@ final class Pipeline: @unchecked Sendable {
         }
     }
 
-    private func handOff(epoch: Int) {
+    private func handOff(_ outgoing: inout [AnalyticsEnvelope], epoch: Int) {
         guard !outgoing.isEmpty else { return }
         // The lanes own the batch now; keeping its capacity here would allocate a
         // second buffer of that size at once and hold it while the pipeline idles.

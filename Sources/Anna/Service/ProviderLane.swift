@@ -5,8 +5,8 @@ import Foundation
 /// task on a dispatch queue of its own, so that a provider that blocks its thread
 /// blocks only its lane.
 ///
-/// `state` is behind its lock (the pipeline enqueues, the lane's task takes); the
-/// name caches below belong to the lane's task, which runs one batch at a time.
+/// `state` is behind its lock (the pipeline enqueues, the lane's task takes);
+/// `naming` belongs to the lane's task, which runs one batch at a time.
 /// What the lane holds, queued or being delivered, is bounded by `limit`.
 final class ProviderLane: @unchecked Sendable {
     enum Item {
@@ -38,8 +38,9 @@ final class ProviderLane: @unchecked Sendable {
     private let room: RoomSignal
 
     // Used only by the lane's task, one batch at a time.
-    private var eventNames: [String: String] = [:]
-    private var parameterNames: [String: String] = [:]
+    private var naming: LaneNaming
+    /// Whether `naming` has anything to do: the provider has a mapper or a profile.
+    private let isNaming: Bool
 
     init(
         provider: any AnalyticsProvider,
@@ -51,7 +52,10 @@ final class ProviderLane: @unchecked Sendable {
     ) {
         self.provider = provider
         self.name = provider.name
-        self.options = provider.options
+        let options = provider.options
+        self.options = options
+        self.naming = LaneNaming(mapper: options.mapper, profile: options.profile)
+        self.isNaming = naming.isActive
         self.counters = counters
         self.errorHandler = errorHandler
         self.limit = limit
@@ -154,13 +158,14 @@ final class ProviderLane: @unchecked Sendable {
                 return items
             }
             if items.isEmpty { return }
-            var pending: [AnalyticsEnvelope] = []
+            // Consecutive batches go out as one; they are kept as the pipeline handed
+            // them (shared with the other lanes) until then, not copied into one.
+            var pending: [[AnalyticsEnvelope]] = []
             var taken = (events: 0, bytes: 0)
             for item in items {
                 switch item {
                 case .batch(let batch, let bytes):
-                    // Consecutive batches go out as one; a lone batch is passed on without a copy.
-                    if pending.isEmpty { pending = batch } else { pending.append(contentsOf: batch) }
+                    pending.append(batch)
                     taken.events += batch.count
                     taken.bytes += bytes
                 case .drain(let barrier, let shutsDown):
@@ -183,7 +188,7 @@ final class ProviderLane: @unchecked Sendable {
         }
     }
 
-    private func deliver(_ pending: inout [AnalyticsEnvelope]) async {
+    private func deliver(_ pending: inout [[AnalyticsEnvelope]]) async {
         guard !pending.isEmpty else { return }
         var limited = 0
         let batch = prepare(pending, limited: &limited)
@@ -207,59 +212,43 @@ final class ProviderLane: @unchecked Sendable {
         errorHandler?(.providerFailed(provider: name, batch: batch, error: error))
     }
 
-    /// Applies the provider's PII rule, mapper and profile.
-    private func prepare(_ envelopes: [AnalyticsEnvelope], limited: inout Int) -> [AnalyticsEnvelope] {
-        let needsPII = !options.receivesPII && envelopes.contains { !$0.event.metadata.piiKeys.isEmpty }
-        guard needsPII || options.mapper != nil || options.profile != nil else { return envelopes }
+    /// The batches as one, with the provider's PII rule, names and profile applied.
+    /// A lone batch that needs none of them is passed on as it is.
+    private func prepare(_ batches: [[AnalyticsEnvelope]], limited: inout Int) -> [AnalyticsEnvelope] {
+        let needsPII = !options.receivesPII && batches.contains { batch in
+            batch.contains { !$0.event.metadata.piiKeys.isEmpty }
+        }
+        guard needsPII || isNaming else {
+            if batches.count == 1 { return batches[0] }
+            return Array(batches.joined())
+        }
+        // Moved out of the lane for the loop, so each event does not go through the class's access checks.
+        var naming = LaneNaming(mapper: nil, profile: nil)
+        swap(&naming, &self.naming)
+        defer { swap(&naming, &self.naming) }
         var prepared: [AnalyticsEnvelope] = []
-        prepared.reserveCapacity(envelopes.count)
+        prepared.reserveCapacity(batches.reduce(0) { $0 + $1.count })
         var violations: [ProfileViolation] = []
-        for var envelope in envelopes {
-            if needsPII && !envelope.event.metadata.piiKeys.isEmpty { strip(&envelope.event) }
-            if let mapper = options.mapper { map(&envelope.event, with: mapper) }
-            if let profile = options.profile {
-                violations.removeAll(keepingCapacity: true)
-                let keep = profile.enforce(&envelope.event, violations: &violations)
-                for violation in violations { errorHandler?(.providerLimit(provider: name, violation)) }
-                if !keep {
-                    limited += 1
-                    continue
+        for batch in batches {
+            for index in batch.indices {
+                // Copied once, into place, and changed there: the other lanes share `batch`.
+                prepared.append(batch[index])
+                let last = prepared.count - 1
+                if needsPII && !prepared[last].event.metadata.piiKeys.isEmpty {
+                    Self.strip(&prepared[last].event, handling: options.piiHandling)
+                }
+                if isNaming {
+                    violations.removeAll(keepingCapacity: true)
+                    let keep = naming.prepare(&prepared[last].event, violations: &violations)
+                    for violation in violations { errorHandler?(.providerLimit(provider: name, violation)) }
+                    if !keep {
+                        limited += 1
+                        prepared.removeLast()
+                    }
                 }
             }
-            prepared.append(envelope)
         }
         return prepared
-    }
-
-    private func strip(_ event: inout AnalyticsEvent) {
-        for key in event.metadata.piiKeys {
-            guard let value = event.parameters[key] else { continue }
-            switch options.piiHandling {
-            case .remove:
-                event.parameters.removeValue(forKey: key)
-            case .hash(let salt):
-                event.parameters[key] = .string(SHA256.hexDigest(Array((salt + value.description).utf8)))
-            }
-        }
-    }
-
-    private func map(_ event: inout AnalyticsEvent, with mapper: any EventMapper) {
-        event.name = cached(event.name, in: &eventNames) { mapper.name(for: $0) }
-        guard !event.parameters.isEmpty else { return }
-        var mapped: [String: AnalyticsValue] = [:]
-        mapped.reserveCapacity(event.parameters.count)
-        for (key, value) in event.parameters {
-            mapped[cached(key, in: &parameterNames) { mapper.parameterName(for: $0) }] = value
-        }
-        event.parameters = mapped
-        // `metadata` keeps the spec's names: it describes the spec, and PII was handled above.
-    }
-
-    private func cached(_ name: String, in cache: inout [String: String], _ map: (String) -> String) -> String {
-        if let hit = cache[name] { return hit }
-        let mapped = map(name)
-        if cache.count < 10_000 { cache[name] = mapped }
-        return mapped
     }
 }
 
