@@ -11,9 +11,7 @@ public struct ConsentCategory: RawRepresentable, Sendable, Hashable, Codable,
     /// - Parameter rawValue: The category's name.
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    /// Creates a category from its name.
-    /// - Parameter rawValue: The category's name.
-    public init(_ rawValue: String) { self.rawValue = rawValue }
+    package init(_ rawValue: String) { self.rawValue = rawValue }
 
     /// Creates a category from a string literal.
     public init(stringLiteral value: String) { self.rawValue = value }
