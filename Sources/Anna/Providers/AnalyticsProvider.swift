@@ -35,6 +35,12 @@ public protocol AnalyticsProvider: Sendable {
     func purge() async
     /// Called once when the service shuts down, after the last batch.
     func shutdown() async
+    /// Called when the app is about to be suspended in the background, after the
+    /// service flushed: release what a suspended process must not hold (file locks
+    /// in a shared container). Not called between `receive` calls of its lane.
+    func suspend() async
+    /// Called when the app comes back to the foreground after ``suspend()``.
+    func resume() async
 }
 
 extension AnalyticsProvider {
@@ -48,6 +54,10 @@ extension AnalyticsProvider {
     public func purge() async {}
     /// Does nothing.
     public func shutdown() async {}
+    /// Does nothing.
+    public func suspend() async {}
+    /// Does nothing.
+    public func resume() async {}
 }
 
 /// How the service prepares events for one provider.
@@ -60,6 +70,12 @@ public struct ProviderOptions: Sendable {
     public var receivesPII: Bool
     /// What happens to PII for a provider that may not receive it.
     public var piiHandling: PIIHandling
+    /// The calls the provider takes. Only ``AnalyticsEnvelope/Kind/track`` by default,
+    /// for SDKs that only log events: a screen then reaches it as a track event named
+    /// `Screen Viewed` with the screen's name in a `name` parameter, and `identify`,
+    /// `group` and `alias` do not reach it (the user id is on every event). Providers
+    /// that send Segment's calls, like ``HTTPBatchProvider``, take them all.
+    public var receivedKinds: Set<AnalyticsEnvelope.Kind>
 
     /// Creates options.
     /// - Parameters:
@@ -67,12 +83,15 @@ public struct ProviderOptions: Sendable {
     ///   - profile: Limits to enforce after mapping; none by default.
     ///   - receivesPII: Whether the provider may receive PII; `false` by default.
     ///   - piiHandling: What happens to PII otherwise; removed by default.
+    ///   - receivedKinds: The calls the provider takes; `track` only by default.
     public init(
         mapper: (any EventMapper)? = nil,
         profile: ProviderProfile? = nil,
         receivesPII: Bool = false,
-        piiHandling: PIIHandling = .remove
+        piiHandling: PIIHandling = .remove,
+        receivedKinds: Set<AnalyticsEnvelope.Kind> = [.track]
     ) {
+        self.receivedKinds = receivedKinds
         self.mapper = mapper
         self.profile = profile
         self.receivesPII = receivesPII

@@ -6,7 +6,33 @@ import Foundation
 /// The message id and timestamp are fixed when the service takes the event in and
 /// never change afterwards, through retries and restarts, so a collector can drop
 /// duplicates by ``messageID``.
+///
+/// Besides `track` events, the service delivers the other calls of the Segment spec
+/// in envelopes of their own ``kind``:
+/// - ``Kind/screen``: `event.name` is the screen's name, `event.parameters` its properties;
+/// - ``Kind/identify``: `userID` and the traits in `event.parameters` (`event.name` is empty);
+/// - ``Kind/group``: ``groupID`` and the group's traits in `event.parameters`;
+/// - ``Kind/alias``: ``previousID`` is the former identifier, `userID` the new one.
+///
+/// Traits carry their PII marks in `event.metadata.piiKeys`, so the same PII rules
+/// apply to them as to event parameters.
 public struct AnalyticsEnvelope: Sendable, Hashable, Codable {
+    /// The call of the Segment spec an envelope carries.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// An event: `report`.
+        case track
+        /// A screen the user saw: ``AnalyticsService/screen(_:)``.
+        case screen
+        /// Who the user is: ``AnalyticsService/identify(userID:traits:)``.
+        case identify
+        /// The group the user belongs to: ``AnalyticsService/group(groupID:traits:)``.
+        case group
+        /// A new identifier for the user: ``AnalyticsService/alias(newUserID:)``.
+        case alias
+    }
+
+    /// The call this envelope carries; ``Kind/track`` for events.
+    public var kind: Kind
     /// The event. Providers receive it with their mapper's names and with PII
     /// removed or hashed unless they declare that they may receive it.
     public var event: AnalyticsEvent
@@ -23,6 +49,10 @@ public struct AnalyticsEnvelope: Sendable, Hashable, Codable {
     public var userID: String?
     /// The app, device, operating system and library the event comes from.
     public var context: AnalyticsContext
+    /// The group's identifier, for ``Kind/group``.
+    public var groupID: String?
+    /// The user's former identifier, for ``Kind/alias``.
+    public var previousID: String?
 
     /// Creates an envelope.
     /// - Parameters:
@@ -33,6 +63,9 @@ public struct AnalyticsEnvelope: Sendable, Hashable, Codable {
     ///   - anonymousID: The installation's anonymous identifier.
     ///   - userID: The user's identifier, if known.
     ///   - context: Where the event comes from.
+    ///   - kind: The call; ``Kind/track`` by default.
+    ///   - groupID: The group's identifier, for ``Kind/group``.
+    ///   - previousID: The former user identifier, for ``Kind/alias``.
     public init(
         event: AnalyticsEvent,
         messageID: UUID,
@@ -40,8 +73,14 @@ public struct AnalyticsEnvelope: Sendable, Hashable, Codable {
         sessionID: Int64 = 0,
         anonymousID: String = "",
         userID: String? = nil,
-        context: AnalyticsContext = AnalyticsContext()
+        context: AnalyticsContext = AnalyticsContext(),
+        kind: Kind = .track,
+        groupID: String? = nil,
+        previousID: String? = nil
     ) {
+        self.kind = kind
+        self.groupID = groupID
+        self.previousID = previousID
         self.event = event
         self.messageID = messageID
         self.timestamp = timestamp
@@ -49,5 +88,27 @@ public struct AnalyticsEnvelope: Sendable, Hashable, Codable {
         self.anonymousID = anonymousID
         self.userID = userID
         self.context = context
+    }
+}
+
+extension AnalyticsEnvelope {
+    private enum CodingKeys: String, CodingKey {
+        case kind, event, messageID, timestamp, sessionID, anonymousID, userID, context, groupID, previousID
+    }
+
+    /// Decodes an envelope; one written before envelopes had a kind is a `track`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            event: try container.decode(AnalyticsEvent.self, forKey: .event),
+            messageID: try container.decode(UUID.self, forKey: .messageID),
+            timestamp: try container.decode(Date.self, forKey: .timestamp),
+            sessionID: try container.decode(Int64.self, forKey: .sessionID),
+            anonymousID: try container.decode(String.self, forKey: .anonymousID),
+            userID: try container.decodeIfPresent(String.self, forKey: .userID),
+            context: try container.decode(AnalyticsContext.self, forKey: .context),
+            kind: try container.decodeIfPresent(Kind.self, forKey: .kind) ?? .track,
+            groupID: try container.decodeIfPresent(String.self, forKey: .groupID),
+            previousID: try container.decodeIfPresent(String.self, forKey: .previousID))
     }
 }
