@@ -76,5 +76,16 @@ extension RecordingProvider {
             Issue.record(Comment(rawValue: difference), sourceLocation: sourceLocation)
         }
     }
+
+    /// Records a Swift Testing issue, naming the first differing screen and property,
+    /// unless the received screens equal `expected`.
+    /// - Parameters:
+    ///   - expected: The screens expected, in order.
+    ///   - sourceLocation: Where the expectation is written.
+    public func expectScreens(_ expected: [AnalyticsScreen], sourceLocation: SourceLocation = #_sourceLocation) {
+        if let difference = difference(from: expected) {
+            Issue.record(Comment(rawValue: difference), sourceLocation: sourceLocation)
+        }
+    }
 }
 #endif

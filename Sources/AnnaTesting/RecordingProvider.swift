@@ -11,9 +11,10 @@ import Foundation
 /// #expect(recorder.events == [.categoryAdded(categoryTitle: "Books", itemCount: 3, source: .manual)])
 /// ```
 ///
-/// It may receive PII by default, so its events equal the ones reported. Give it
-/// other ``Anna/ProviderOptions`` to see what a provider with a mapper, a profile or
-/// without PII would receive.
+/// It may receive PII and takes every kind of call by default, so its events equal the
+/// ones reported, and ``screens`` and ``calls(_:)`` show the `screen`, `identify`,
+/// `group` and `alias` calls. Give it other ``Anna/ProviderOptions`` to see what a
+/// provider with a mapper, a profile, without PII or taking only `track` would receive.
 public final class RecordingProvider: AnalyticsProvider, Sendable {
     /// The name given at creation.
     public let name: String
@@ -25,6 +26,9 @@ public final class RecordingProvider: AnalyticsProvider, Sendable {
         var batches = 0
         var flushes = 0
         var purges = 0
+        var suspends = 0
+        var resumes = 0
+        var tracks = 0
         var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
@@ -33,17 +37,39 @@ public final class RecordingProvider: AnalyticsProvider, Sendable {
     /// Creates a recorder.
     /// - Parameters:
     ///   - name: Its name in metrics and errors.
-    ///   - options: How the service prepares events for it; PII allowed by default.
-    public init(name: String = "RecordingProvider", options: ProviderOptions = ProviderOptions(receivesPII: true)) {
+    ///   - options: How the service prepares events for it; PII and every kind of call
+    ///     allowed by default.
+    public init(
+        name: String = "RecordingProvider",
+        options: ProviderOptions = ProviderOptions(
+            receivesPII: true, receivedKinds: Set(AnalyticsEnvelope.Kind.allCases))
+    ) {
         self.name = name
         self.options = options
     }
 
-    /// The events received so far, in order.
-    public var events: [AnalyticsEvent] { envelopes.map(\.event) }
+    /// The events (`track` calls) received so far, in order.
+    public var events: [AnalyticsEvent] { calls(.track).map(\.event) }
 
-    /// The envelopes received so far, in order, with message ids and context.
+    /// The envelopes received so far, of every kind, in order, with message ids and context.
     public var envelopes: [AnalyticsEnvelope] { state.withLock { $0.envelopes } }
+
+    /// The envelopes of one kind received so far, in order: `calls(.identify)`.
+    /// - Parameter kind: The kind of call.
+    public func calls(_ kind: AnalyticsEnvelope.Kind) -> [AnalyticsEnvelope] {
+        envelopes.filter { $0.kind == kind }
+    }
+
+    /// The screens received so far, in order.
+    public var screens: [AnalyticsScreen] {
+        calls(.screen).map { AnalyticsScreen(name: $0.event.name, properties: $0.event.parameters, metadata: $0.event.metadata) }
+    }
+
+    /// How many times the service suspended this provider (the app went to the background).
+    public var suspendCount: Int { state.withLock { $0.suspends } }
+
+    /// How many times the service resumed this provider (the app came back).
+    public var resumeCount: Int { state.withLock { $0.resumes } }
 
     /// How many batches were received.
     public var batchCount: Int { state.withLock { $0.batches } }
@@ -59,7 +85,8 @@ public final class RecordingProvider: AnalyticsProvider, Sendable {
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.envelopes.append(contentsOf: batch)
             state.batches += 1
-            let count = state.envelopes.count
+            state.tracks += batch.reduce(0) { $0 + ($1.kind == .track ? 1 : 0) }
+            let count = state.tracks
             let ready = state.waiters.filter { $0.count <= count }.map(\.continuation)
             state.waiters.removeAll { $0.count <= count }
             return ready
@@ -77,21 +104,32 @@ public final class RecordingProvider: AnalyticsProvider, Sendable {
         state.withLock { $0.purges += 1 }
     }
 
+    /// Counts the suspension.
+    public func suspend() async {
+        state.withLock { $0.suspends += 1 }
+    }
+
+    /// Counts the resumption.
+    public func resume() async {
+        state.withLock { $0.resumes += 1 }
+    }
+
     /// Forgets everything received.
     public func reset() {
         state.withLock { state in
             state.envelopes = []
             state.batches = 0
+            state.tracks = 0
         }
     }
 
-    /// Returns once at least `count` events arrived. It waits on the delivery itself,
-    /// not on a clock.
+    /// Returns once at least `count` events (`track` calls) arrived. It waits on the
+    /// delivery itself, not on a clock.
     /// - Parameter count: The number of events to wait for.
     public func waitForEvents(count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready = state.withLock { state -> Bool in
-                if state.envelopes.count >= count { return true }
+                if state.tracks >= count { return true }
                 state.waiters.append((count, continuation))
                 return false
             }
@@ -104,5 +142,16 @@ public final class RecordingProvider: AnalyticsProvider, Sendable {
     /// - Parameter expected: The events the test expects, in order.
     public func difference(from expected: [AnalyticsEvent]) -> String? {
         EventDifference.describe(expected: expected, actual: events)
+    }
+
+    /// A readable account of how the received screens differ from `expected`, or `nil`
+    /// when they are equal (names, properties and metadata).
+    /// - Parameter expected: The screens the test expects, in order.
+    public func difference(from expected: [AnalyticsScreen]) -> String? {
+        func event(_ screen: AnalyticsScreen) -> AnalyticsEvent {
+            AnalyticsEvent(name: screen.name, parameters: screen.properties, metadata: screen.metadata)
+        }
+        return EventDifference.describe(expected: expected.map(event), actual: screens.map(event))
+            .map { $0.replacingOccurrences(of: "event", with: "screen") }
     }
 }

@@ -367,9 +367,12 @@ import Testing
         analytics.report(.categorySelected)
         await analytics.flush()
 
-        let envelopes = recorder.envelopes
+        let envelopes = recorder.calls(.track)
         #expect(envelopes.count == 2_001)
-        let ids = envelopes.map(\.messageID.uuidString)
+        let identifies = recorder.calls(.identify)
+        #expect(identifies.count == 1 && identifies.first?.userID == "user-7", "identify is sent as a call of its own")
+        #expect(recorder.envelopes.count == 2_002)
+        let ids = recorder.envelopes.map(\.messageID.uuidString)
         #expect(Set(ids).count == ids.count)
         #expect(ids == ids.sorted(), "UUID v7 ids sort in report order")
         #expect(ids.allSatisfy { Array($0)[14] == "7" }, "version 7")

@@ -9,8 +9,8 @@ import Logging
 public struct LogProvider: AnalyticsProvider {
     /// `LogProvider`.
     public var name: String { "LogProvider" }
-    /// No mapping, no profile; PII removed.
-    public let options = ProviderOptions()
+    /// No mapping, no profile; PII removed; every kind of call.
+    public let options = ProviderOptions(receivedKinds: Set(AnalyticsEnvelope.Kind.allCases))
 
     private let logger: Logger
     private let level: Logger.Level
@@ -30,7 +30,13 @@ public struct LogProvider: AnalyticsProvider {
     /// Logs each event of the batch.
     public func receive(_ batch: [AnalyticsEnvelope]) async throws {
         for envelope in batch {
-            logger.log(level: level, "\(Self.line(for: envelope.event, includesValues: includesValues))")
+            let line = Self.line(for: envelope.event, includesValues: includesValues)
+            switch envelope.kind {
+            case .track: logger.log(level: level, "\(line)")
+            case .screen: logger.log(level: level, "screen \(line)")
+            case .identify, .group: logger.log(level: level, "\(envelope.kind.rawValue)\(line)")
+            case .alias: logger.log(level: level, "alias")
+            }
         }
     }
 

@@ -9,7 +9,7 @@ public struct AnalyticsError: Error, Sendable, CustomStringConvertible {
     /// The kind of an ``AnalyticsError``.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, Sendable, Hashable {
-            case providerFailed, constraintViolated, providerLimit, intakeOverflow, providerOverflow
+            case providerFailed, constraintViolated, providerLimit, intakeOverflow, providerOverflow, identityStore
         }
 
         private let base: Base
@@ -28,6 +28,10 @@ public struct AnalyticsError: Error, Sendable, CustomStringConvertible {
         /// A provider's lane was full (``AnalyticsService/Configuration/providerLimit``):
         /// ``events`` were dropped for ``provider`` only.
         public static let providerOverflow = Code(base: .providerOverflow)
+        /// The identity store could not read or write the service's state
+        /// (``AnalyticsService/Configuration/storageDirectory``): ``underlyingError``.
+        /// A state that could not be read was replaced by a new one.
+        public static let identityStore = Code(base: .identityStore)
 
         /// The kind's name, e.g. `intakeOverflow`.
         public var description: String { base.rawValue }
@@ -40,7 +44,8 @@ public struct AnalyticsError: Error, Sendable, CustomStringConvertible {
     public private(set) var provider: String?
     /// The batch the provider failed on, for ``Code/providerFailed``; empty otherwise.
     public private(set) var batch: [AnalyticsEnvelope] = []
-    /// What the provider threw, for ``Code/providerFailed``.
+    /// What the provider threw, for ``Code/providerFailed``; what the store threw, for
+    /// ``Code/identityStore``.
     public private(set) var underlyingError: (any Error)?
     /// The broken constraint, for ``Code/constraintViolated``.
     public private(set) var constraintViolation: ConstraintViolation?
@@ -95,6 +100,13 @@ public struct AnalyticsError: Error, Sendable, CustomStringConvertible {
         return result
     }
 
+    /// The identity store failed.
+    package static func identityStore(_ error: any Error) -> AnalyticsError {
+        var result = AnalyticsError(code: .identityStore)
+        result.underlyingError = error
+        return result
+    }
+
     /// One line without parameter values.
     public var description: String {
         let provider = self.provider ?? "?"
@@ -106,6 +118,8 @@ public struct AnalyticsError: Error, Sendable, CustomStringConvertible {
             return "\(constraintViolation.map(\.description) ?? "?") (policy: \(policy.map { "\($0)" } ?? "?"))"
         case .providerLimit:
             return "provider '\(provider)': \(profileViolation.map(\.description) ?? "?")"
+        case .identityStore:
+            return "the identity store failed: \(underlyingError.map { "\($0)" } ?? "?")"
         case .intakeOverflow:
             return "\(events) event(s) dropped: the service's intake was full (intakeLimit); "
                 + "the pipeline is behind, or use reportWaitingForRoom for bulk reporting"

@@ -13,9 +13,32 @@ extension AnalyticsService {
         public var stages: [any AnalyticsStage]
         /// Where the events come from; ``AnalyticsContext/current()`` by default.
         public var context: AnalyticsContext
-        /// The installation's anonymous identifier; a new UUID by default. Pass a
-        /// stored one so that it survives restarts.
-        public var anonymousID: String
+        /// The installation's anonymous identifier. `nil` (the default) takes the one the
+        /// identity store keeps, created once at the first launch; a value given here is
+        /// used instead, and not stored.
+        public var anonymousID: String?
+        /// Where the service keeps its state across launches (``StoredIdentity``): the
+        /// anonymous id, user id and traits, consent and opt-out, the session, the app
+        /// version seen last and persisted global properties, in `identity.json`.
+        ///
+        /// On Apple platforms `Application Support/Anna` by default (inside the app's
+        /// container; on macOS under a folder named after the bundle identifier). `nil`
+        /// elsewhere (Linux, tests): the state then lives in memory; give a directory to
+        /// keep it. An App Group's container lets an app and its extensions share it.
+        public var storageDirectory: URL?
+        /// The store of that state, when it is not `identity.json` in
+        /// ``storageDirectory``: your own ``IdentityStore`` (UserDefaults of an App Group),
+        /// or a ``MemoryIdentityStore``. Wins over ``storageDirectory``.
+        public var identityStore: (any IdentityStore)?
+        /// The app's lifecycle, which the service follows: it flushes in a background
+        /// window when the app goes to the background, releases what providers hold
+        /// before suspension, and flushes before termination. ``AppLifecycle/platform``
+        /// by default (UIKit's or AppKit's notifications; none on Linux).
+        public var lifecycle: AppLifecycle?
+        /// Whether the service reports Segment's lifecycle events: `Application
+        /// Installed`, `Application Updated`, `Application Opened` and `Application
+        /// Backgrounded`. Off by default.
+        public var tracksLifecycleEvents: Bool
         /// A session ends after this much time without events.
         public var sessionTimeout: Duration
         /// Receives provider failures, constraint violations and provider-limit
@@ -40,24 +63,36 @@ extension AnalyticsService {
         ///   - violationPolicy: What happens to events that break constraints.
         ///   - stages: Your own pipeline stages.
         ///   - context: Where the events come from.
-        ///   - anonymousID: The installation's anonymous identifier.
+        ///   - anonymousID: The installation's anonymous identifier; the stored one by default.
         ///   - sessionTimeout: Inactivity after which a new session starts.
         ///   - errorHandler: Receives failures and violations.
         ///   - logger: The logger for Anna's own messages.
         ///   - intakeLimit: What the service holds before the provider lanes.
         ///   - providerLimit: What each provider's lane holds.
+        ///   - storageDirectory: Where the service keeps its state across launches.
+        ///   - identityStore: A store of that state of your own.
+        ///   - lifecycle: The app's lifecycle; the platform's by default.
+        ///   - tracksLifecycleEvents: Whether to report Segment's lifecycle events.
         public init(
             grantedConsent: Set<ConsentCategory> = [.necessary, .analytics],
             violationPolicy: ViolationPolicy = .standard,
             stages: [any AnalyticsStage] = [],
             context: AnalyticsContext = .current(),
-            anonymousID: String = UUID().uuidString.lowercased(),
+            anonymousID: String? = nil,
             sessionTimeout: Duration = .seconds(30 * 60),
             errorHandler: (@Sendable (AnalyticsError) -> Void)? = nil,
             logger: Logger = Logger(label: "anna"),
             intakeLimit: MemoryLimit = MemoryLimit(events: 10_000, bytes: 8 << 20),
-            providerLimit: MemoryLimit = MemoryLimit(events: 10_000, bytes: 8 << 20)
+            providerLimit: MemoryLimit = MemoryLimit(events: 10_000, bytes: 8 << 20),
+            storageDirectory: URL? = Configuration.defaultStorageDirectory,
+            identityStore: (any IdentityStore)? = nil,
+            lifecycle: AppLifecycle? = .platform,
+            tracksLifecycleEvents: Bool = false
         ) {
+            self.storageDirectory = storageDirectory
+            self.identityStore = identityStore
+            self.lifecycle = lifecycle
+            self.tracksLifecycleEvents = tracksLifecycleEvents
             self.grantedConsent = grantedConsent
             self.violationPolicy = violationPolicy
             self.stages = stages
@@ -68,6 +103,31 @@ extension AnalyticsService {
             self.logger = logger
             self.intakeLimit = intakeLimit
             self.providerLimit = providerLimit
+        }
+
+        /// `Application Support/Anna` on Apple platforms (under the bundle identifier on
+        /// macOS); `nil` elsewhere.
+        public static var defaultStorageDirectory: URL? {
+            #if canImport(Darwin)
+            guard let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            else { return nil }
+            #if os(macOS)
+            let bundle = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+            return support.appendingPathComponent(bundle).appendingPathComponent("Anna")
+            #else
+            return support.appendingPathComponent("Anna")
+            #endif
+            #else
+            return nil
+            #endif
+        }
+
+        /// The store the service uses: ``identityStore``, else `identity.json` in
+        /// ``storageDirectory``, else memory.
+        var resolvedIdentityStore: any IdentityStore {
+            if let identityStore { return identityStore }
+            if let storageDirectory { return FileIdentityStore(directory: storageDirectory) }
+            return MemoryIdentityStore()
         }
     }
 }

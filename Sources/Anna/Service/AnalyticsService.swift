@@ -20,11 +20,16 @@ import Logging
 public final class AnalyticsService: Sendable {
     private let intake: LockedState<Intake>
     private let pipeline: Pipeline
-    private let lanes: [ProviderLane]
+    let lanes: [ProviderLane]
     private let counters: LockedState<AnalyticsMetrics>
-    private let configuration: Configuration
+    let configuration: Configuration
     /// Wakes ``reportWaitingForRoom(_:)`` when the intake or a lane frees room.
     private let room: RoomSignal
+    let persister: IdentityPersister
+    /// Left once the stored identity is read; ``grantedConsent`` and ``isOptedOut`` wait for it.
+    private let started = DispatchGroup()
+    /// The service's registration with ``Configuration/lifecycle``, and whether providers are suspended.
+    let lifecycleState = LockedState(LifecycleState())
 
     /// Creates a service and starts its pipeline.
     /// - Parameters:
@@ -43,7 +48,50 @@ public final class AnalyticsService: Sendable {
         self.counters = counters
         self.lanes = lanes
         self.intake = LockedState(Intake(grantedConsent: configuration.grantedConsent))
-        self.pipeline = Pipeline(configuration: configuration, lanes: lanes, counters: counters)
+        let persister = IdentityPersister(
+            store: configuration.resolvedIdentityStore, errorHandler: configuration.errorHandler)
+        self.persister = persister
+        self.pipeline = Pipeline(configuration: configuration, lanes: lanes, counters: counters, persister: persister)
+        started.enter()
+        // The first work of the pipeline's queue: nothing is processed before the state is read.
+        pipeline.queue.async { [self] in start() }
+        if let lifecycle = configuration.lifecycle {
+            let observation = lifecycle.observe { [weak self] event in self?.handle(event) }
+            lifecycleState.withLock { $0.observation = observation }
+        }
+    }
+
+    deinit {
+        lifecycleState.withLock { $0.observation?.cancel() }
+    }
+
+    /// Reads the stored identity and applies it under what the app did meanwhile:
+    /// consent changes replay over the stored choice, an opt-out or opt-in made before
+    /// wins over the stored one, and a stored opt-out withholds what was reported.
+    private func start() {
+        let launch = pipeline.start(now: Date())
+        let stored = launch.identity
+        let schedule = intake.withLock { intake -> Bool in
+            var granted = stored.grantedConsent ?? configuration.grantedConsent
+            for change in intake.earlyConsent { change.apply(to: &granted) }
+            intake.grantedConsent = granted
+            intake.earlyConsent = []
+            intake.isStarted = true
+            if intake.collectingChoice == nil && stored.isOptedOut {
+                intake.isCollecting = false
+                intake.withholdPending()
+            }
+            guard intake.isCollecting && intake.isAccepting && !launch.events.isEmpty else { return false }
+            let now = Date()
+            let items = launch.events.map { Pipeline.Item.event($0, now, size: $0.approximateByteCount) }
+            intake.items.insert(contentsOf: items, at: 0)
+            intake.reported += items.count
+            intake.heldEvents += items.count
+            intake.heldBytes += launch.events.reduce(0) { $0 + $1.approximateByteCount }
+            return intake.schedule()
+        }
+        started.leave()
+        if schedule { startPipeline() }
     }
 
     // MARK: Reporting
@@ -109,6 +157,48 @@ public final class AnalyticsService: Sendable {
         return taken
     }
 
+    /// Puts a call in the intake, in order with events. A call that sends a message
+    /// counts as reported, is bounded by ``Configuration/intakeLimit`` like an event,
+    /// and is dropped while opted out; its change of state is kept all the same.
+    func take(_ call: Pipeline.Call, at now: Date) {
+        let sends = call.sendsMessage
+        let size = sends ? Self.callSize : 0
+        let schedule = intake.withLock { intake -> Bool in
+            guard intake.isAccepting else {
+                if sends {
+                    intake.reported += 1
+                    intake.droppedShutdown += 1
+                }
+                return false
+            }
+            guard sends else {
+                intake.items.append(.call(call, now, size: 0))
+                return intake.schedule()
+            }
+            intake.reported += 1
+            guard intake.isCollecting else {
+                intake.droppedOptOut += 1
+                intake.items.append(.call(call, now, size: 0))
+                return intake.schedule()
+            }
+            guard configuration.intakeLimit.admits(events: 1, bytes: size, holding: intake.heldEvents, intake.heldBytes)
+            else {
+                intake.droppedOverflow += 1
+                intake.unreportedOverflow += 1
+                intake.items.append(.call(call, now, size: 0))
+                return intake.schedule()
+            }
+            intake.heldEvents += 1
+            intake.heldBytes += size
+            intake.items.append(.call(call, now, size: size))
+            return intake.schedule()
+        }
+        if schedule { startPipeline() }
+    }
+
+    /// The estimated bytes of a call's message.
+    private static let callSize = 256
+
     /// Whether every lane can take what the intake and the pipeline hold, and one more.
     private func lanesHaveRoom() -> Bool {
         let (events, bytes) = intake.withLock { ($0.heldEvents + 1, $0.heldBytes) }
@@ -123,11 +213,14 @@ public final class AnalyticsService: Sendable {
 
     /// Waits until every provider has received every event reported before this call,
     /// and has finished its own ``AnalyticsProvider/flush()``.
+    ///
+    /// Also waits until the identity store holds every change made before the call.
     public func flush() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let barrier = Barrier(parties: max(lanes.count, 1)) { continuation.resume() }
             enqueueControl(.drain(barrier, shutsDown: false))
         }
+        await persister.waitUntilWritten()
     }
 
     /// Stops taking events, delivers what was reported, and shuts every provider down.
@@ -138,54 +231,60 @@ public final class AnalyticsService: Sendable {
             let barrier = Barrier(parties: max(lanes.count, 1)) { continuation.resume() }
             enqueueControl(.drain(barrier, shutsDown: true))
         }
+        await persister.waitUntilWritten()
+        lifecycleState.withLock { $0.observation?.cancel() }
     }
 
     // MARK: Identity and consent
 
-    /// Sets the user's identifier for events reported from now on; `nil` after sign-out.
-    /// - Parameter userID: The identifier, or `nil`.
-    public func identify(userID: String?) {
-        enqueueControl(.identify(userID))
-    }
-
-    /// The consent categories currently granted.
+    /// The consent categories currently granted: the app's last choice, kept across
+    /// launches, or ``Configuration/grantedConsent`` when it never chose. Right after
+    /// the service is created, waits until the stored choice is read.
     public var grantedConsent: Set<ConsentCategory> {
-        intake.withLock { $0.grantedConsent }
+        started.wait()
+        return intake.withLock { $0.grantedConsent }
     }
 
-    /// Grants consent categories for events reported from now on.
+    /// Grants consent categories for events reported from now on. The choice is kept
+    /// across launches.
     /// - Parameter categories: The categories to add.
     public func grant(_ categories: ConsentCategory...) {
-        changeConsent { $0.formUnion(categories) }
+        changeConsent(.grant(Set(categories)))
     }
 
     /// Revokes consent categories for events reported from now on. Their events are
-    /// dropped in memory and counted (``DropReason/consent``).
+    /// dropped in memory and counted (``DropReason/consent``). The choice is kept across
+    /// launches: the next launch drops them from its first event on.
     /// - Parameter categories: The categories to remove.
     public func revoke(_ categories: ConsentCategory...) {
-        changeConsent { $0.subtract(categories) }
+        changeConsent(.revoke(Set(categories)))
     }
 
-    /// Replaces the granted consent categories for events reported from now on.
+    /// Replaces the granted consent categories for events reported from now on. The
+    /// choice is kept across launches.
     /// - Parameter categories: The categories granted.
     public func setConsent(_ categories: Set<ConsentCategory>) {
-        changeConsent { $0 = categories }
+        changeConsent(.set(categories))
     }
 
-    /// Reads, changes and queues the granted set under one lock, so that concurrent
-    /// grants and revocations all take effect, in the order they took the lock.
-    private func changeConsent(_ change: (inout Set<ConsentCategory>) -> Void) {
+    /// Changes and queues the granted set under one lock, so that concurrent grants and
+    /// revocations all take effect, in the order they took the lock. Before the stored
+    /// choice is read, the change is also kept to replay over it.
+    private func changeConsent(_ change: ConsentChange) {
         let schedule = intake.withLock { intake -> Bool in
-            change(&intake.grantedConsent)
-            intake.items.append(.consent(intake.grantedConsent))
+            change.apply(to: &intake.grantedConsent)
+            if !intake.isStarted { intake.earlyConsent.append(change) }
+            intake.items.append(.consent(change))
             return intake.schedule()
         }
         if schedule { startPipeline() }
     }
 
-    /// Whether the user opted out of collection.
+    /// Whether the user opted out of collection; kept across launches. Right after the
+    /// service is created, waits until the stored choice is read.
     public var isOptedOut: Bool {
-        intake.withLock { !$0.isCollecting }
+        started.wait()
+        return intake.withLock { !$0.isCollecting }
     }
 
     /// Stops collection and deletes what is queued: events not yet taken by the
@@ -203,18 +302,12 @@ public final class AnalyticsService: Sendable {
     public func optOut() async {
         let epoch = intake.withLock { intake -> Int in
             intake.isCollecting = false
+            intake.collectingChoice = false
             intake.epoch += 1
-            var dropped = 0
-            intake.items.removeAll { item in
-                guard case .event(_, _, let size) = item else { return false }
-                dropped += 1
-                intake.heldEvents -= 1
-                intake.heldBytes -= size
-                return true
-            }
-            intake.droppedOptOut += dropped
+            intake.withholdPending()
             return intake.epoch
         }
+        persister.write(IdentityPatch(isOptedOut: true))
         room.signal()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let barrier = Barrier(parties: max(lanes.count, 1)) { continuation.resume() }
@@ -223,9 +316,13 @@ public final class AnalyticsService: Sendable {
         }
     }
 
-    /// Resumes collection after ``optOut()``.
+    /// Resumes collection after ``optOut()``; kept across launches.
     public func optIn() {
-        intake.withLock { $0.isCollecting = true }
+        intake.withLock { intake in
+            intake.isCollecting = true
+            intake.collectingChoice = true
+        }
+        persister.write(IdentityPatch(isOptedOut: false))
     }
 
     // MARK: Metrics
@@ -245,7 +342,7 @@ public final class AnalyticsService: Sendable {
 
     // MARK: Internals
 
-    private func enqueueControl(_ item: Pipeline.Item) {
+    func enqueueControl(_ item: Pipeline.Item) {
         let schedule = intake.withLock { intake -> Bool in
             intake.items.append(item)
             return intake.schedule()
@@ -315,6 +412,36 @@ public final class AnalyticsService: Sendable {
         var heldEvents = 0
         var heldBytes = 0
         var grantedConsent: Set<ConsentCategory>
+        /// Whether the stored identity was read.
+        var isStarted = false
+        /// Consent changes made before that, to replay over the stored choice.
+        var earlyConsent: [ConsentChange] = []
+        /// The app's own opt-out (`false`) or opt-in (`true`), which wins over the stored one.
+        var collectingChoice: Bool?
+
+        /// Drops the events and messages waiting in the intake, for an opt-out; calls
+        /// stay, to change the state, but send nothing.
+        mutating func withholdPending() {
+            var dropped = 0
+            for index in items.indices {
+                switch items[index] {
+                case .event(_, _, let size):
+                    dropped += 1
+                    heldEvents -= 1
+                    heldBytes -= size
+                    items[index] = .moved
+                case .call(let call, let time, let size) where size > 0:
+                    dropped += 1
+                    heldEvents -= 1
+                    heldBytes -= size
+                    items[index] = .call(call, time, size: 0)
+                default:
+                    break
+                }
+            }
+            items.removeAll { if case .moved = $0 { return true } else { return false } }
+            droppedOptOut += dropped
+        }
 
         init(grantedConsent: Set<ConsentCategory>) {
             self.grantedConsent = grantedConsent

@@ -8,8 +8,12 @@ final class Pipeline: @unchecked Sendable {
     enum Item: Sendable {
         /// An event, when it was reported, and its estimated bytes.
         case event(AnalyticsEvent, Date, size: Int)
-        case consent(Set<ConsentCategory>)
-        case identify(String?)
+        /// A call other than `report`, when it was made, and its estimated bytes when it
+        /// sends a message (0 when it only changes state).
+        case call(Call, Date, size: Int)
+        case consent(ConsentChange)
+        /// Hands the identity, as of the items before it, to a reader.
+        case read(@Sendable (AnalyticsIdentity) -> Void)
         /// Everything before it reaches every provider, which then flushes (and shuts down).
         case drain(Barrier, shutsDown: Bool)
         /// What the pipeline leaves in the array where it moved an item out.
@@ -21,25 +25,39 @@ final class Pipeline: @unchecked Sendable {
     static let linger: DispatchTimeInterval = .milliseconds(2)
     private let lanes: [ProviderLane]
     private let counters: LockedState<AnalyticsMetrics>
-    private let configuration: AnalyticsService.Configuration
+    let configuration: AnalyticsService.Configuration
     private let beforeStages: [any AnalyticsStage]
     private let enrichmentStages: [any AnalyticsStage]
-    private let sessionTimeout: TimeInterval
+    let sessionTimeout: TimeInterval
+    let persister: IdentityPersister
 
     // State owned by `queue`.
-    private var granted: Set<ConsentCategory>
+    var granted: Set<ConsentCategory>
     private var lastCategory: ConsentCategory?
     private var lastCategoryGranted = false
-    private var userID: String?
-    private var sessionID: Int64 = 0
-    private var lastEventTime: Date = .distantPast
+    var anonymousID: String
+    var userID: String?
+    var traits = GlobalProperties()
+    var globals = GlobalProperties()
+    var sessionID: Int64 = 0
+    var lastEventTime: Date = .distantPast
+    /// When the session was last written to the store; written at most every few seconds.
+    var sessionWritten: Date = .distantPast
+    /// Whether the identity was read from the store; set by `start`.
+    var isStarted = false
     private var ids = MessageIDGenerator()
     private var checker = ConstraintChecker()
     /// Estimated bytes of the envelopes `process` has gathered and not yet handed off.
     private var outgoingBytes = 0
 
-    init(configuration: AnalyticsService.Configuration, lanes: [ProviderLane], counters: LockedState<AnalyticsMetrics>) {
+    init(
+        configuration: AnalyticsService.Configuration, lanes: [ProviderLane], counters: LockedState<AnalyticsMetrics>,
+        persister: IdentityPersister
+    ) {
         self.configuration = configuration
+        self.persister = persister
+        self.anonymousID = configuration.anonymousID ?? ""
+
         self.lanes = lanes
         self.counters = counters
         self.granted = configuration.grantedConsent
@@ -74,12 +92,24 @@ final class Pipeline: @unchecked Sendable {
                     forwarded += 1
                     outgoingBytes += size
                 }
-            case .consent(let categories):
-                granted = categories
+            case .call(let call, let time, let size):
+                taken.events += size > 0 ? 1 : 0
+                taken.bytes += size
+                guard let event = perform(call, at: time, sends: size > 0) else { break }
+                if let reason = admit(event.event, at: time, into: &batch, violations: &violations, as: event.envelope) {
+                    dropped[reason, default: 0] += 1
+                } else {
+                    forwarded += 1
+                    outgoingBytes += size
+                }
+            case .consent(let change):
+                change.apply(to: &granted)
                 lastCategory = nil
-            case .identify(let id):
-                userID = id
+                persister.write(IdentityPatch(grantedConsent: granted))
+            case .read(let reader):
+                reader(currentIdentity)
             case .drain(let barrier, let shutsDown):
+                writeSession(force: true)
                 handOff(&batch, epoch: epoch)
                 // Counted before any lane can end the drain, so `flush()` sees the counts.
                 count(forwarded: &forwarded, violations: &violations, dropped: &dropped)
@@ -110,7 +140,8 @@ final class Pipeline: @unchecked Sendable {
     /// Runs one event through the checks and stages and appends its envelope to
     /// `batch`; returns why it was dropped, if it was.
     private func admit(
-        _ event: consuming AnalyticsEvent, at time: Date, into batch: inout [AnalyticsEnvelope], violations: inout Int
+        _ event: consuming AnalyticsEvent, at time: Date, into batch: inout [AnalyticsEnvelope], violations: inout Int,
+        as kind: EnvelopeKind = .track
     ) -> DropReason? {
         let category = event.metadata.consent
         if category != lastCategory {
@@ -127,23 +158,27 @@ final class Pipeline: @unchecked Sendable {
             }
         }
 
+        if !globals.isEmpty && kind.carriesProperties { globals.add(to: &event) }
         let messageID = ids.next(at: time)
         if beforeStages.isEmpty {
             // Enriched as it is built, with no local envelope to change field by field.
             startSession(at: time)
             batch.append(AnalyticsEnvelope(
                 event: event, messageID: messageID, timestamp: time, sessionID: sessionID,
-                anonymousID: configuration.anonymousID, userID: userID, context: configuration.context
+                anonymousID: anonymousID, userID: kind.userID ?? userID, context: configuration.context,
+                kind: kind.kind, groupID: kind.groupID, previousID: kind.previousID
             ))
         } else {
             // Before enrichment the envelope has no session, identity or context yet;
             // the shared empty context costs no allocation per event.
-            var envelope = AnalyticsEnvelope(event: event, messageID: messageID, timestamp: time, context: Self.emptyContext)
+            var envelope = AnalyticsEnvelope(
+                event: event, messageID: messageID, timestamp: time, context: Self.emptyContext,
+                kind: kind.kind, groupID: kind.groupID, previousID: kind.previousID)
             for stage in beforeStages where !stage.process(&envelope) { return .stage }
             startSession(at: time)
             envelope.sessionID = sessionID
-            envelope.anonymousID = configuration.anonymousID
-            envelope.userID = userID
+            envelope.anonymousID = anonymousID
+            envelope.userID = kind.userID ?? userID
             envelope.context = configuration.context
             batch.append(envelope)
         }
@@ -157,18 +192,24 @@ final class Pipeline: @unchecked Sendable {
         return nil
     }
 
-    /// Starts a new session when the last event is older than the session timeout.
+    /// Starts a new session when the last event is older than the session timeout, and
+    /// writes the session to the store every few seconds.
     private func startSession(at time: Date) {
         if time.timeIntervalSince(lastEventTime) > sessionTimeout || sessionID == 0 {
             sessionID = Int64(time.timeIntervalSince1970 * 1000)
+            sessionWritten = .distantPast
         }
         lastEventTime = max(lastEventTime, time)
+        if lastEventTime.timeIntervalSince(sessionWritten) >= Self.sessionWriteInterval { writeSession(force: true) }
     }
+
+    /// How often the session's last activity is written while events flow.
+    static let sessionWriteInterval: TimeInterval = 5
 
     private static let emptyContext = AnalyticsContext()
 
     /// Reports violations as the policy says; returns whether the event goes on.
-    private func apply(_ policy: ViolationPolicy, to violations: [ConstraintViolation]) -> Bool {
+    func apply(_ policy: ViolationPolicy, to violations: [ConstraintViolation]) -> Bool {
         for violation in violations {
             configuration.errorHandler?(.constraintViolated(violation, policy: policy))
         }

@@ -15,6 +15,13 @@ final class ProviderLane: @unchecked Sendable {
         case drain(Barrier, shutsDown: Bool)
         /// Deletes what the provider holds, then lets the barrier's waiter know.
         case purge(Barrier)
+        /// Suspends or resumes the provider, after what it was handed before.
+        case transition(Transition, Barrier)
+    }
+
+    /// What the app's lifecycle asks of a provider.
+    enum Transition: Sendable {
+        case suspend, resume
     }
 
     private struct State {
@@ -41,6 +48,8 @@ final class ProviderLane: @unchecked Sendable {
     private var naming: LaneNaming
     /// Whether `naming` has anything to do: the provider has a mapper or a profile.
     private let isNaming: Bool
+    /// Whether the provider takes every kind of envelope, so none needs converting.
+    private let receivesAllKinds: Bool
 
     init(
         provider: any AnalyticsProvider,
@@ -56,6 +65,7 @@ final class ProviderLane: @unchecked Sendable {
         self.options = options
         self.naming = LaneNaming(mapper: options.mapper, profile: options.profile)
         self.isNaming = naming.isActive
+        self.receivesAllKinds = options.receivedKinds.isSuperset(of: AnalyticsEnvelope.Kind.allCases)
         self.counters = counters
         self.errorHandler = errorHandler
         self.limit = limit
@@ -177,6 +187,13 @@ final class ProviderLane: @unchecked Sendable {
                     pending.removeAll()
                     await provider.purge()
                     barrier.arrive()
+                case .transition(let transition, let barrier):
+                    await deliver(&pending)
+                    switch transition {
+                    case .suspend: await provider.suspend()
+                    case .resume: await provider.resume()
+                    }
+                    barrier.arrive()
                 }
             }
             await deliver(&pending)
@@ -218,7 +235,10 @@ final class ProviderLane: @unchecked Sendable {
         let needsPII = !options.receivesPII && batches.contains { batch in
             batch.contains { !$0.event.metadata.piiKeys.isEmpty }
         }
-        guard needsPII || isNaming else {
+        let needsKinds = !receivesAllKinds && batches.contains { batch in
+            batch.contains { !options.receivedKinds.contains($0.kind) }
+        }
+        guard needsPII || isNaming || needsKinds else {
             if batches.count == 1 { return batches[0] }
             return Array(batches.joined())
         }
@@ -232,7 +252,12 @@ final class ProviderLane: @unchecked Sendable {
         for batch in batches {
             for index in batch.indices {
                 // Copied once, into place, and changed there: the other lanes share `batch`.
-                prepared.append(batch[index])
+                if needsKinds && !options.receivedKinds.contains(batch[index].kind) {
+                    guard let converted = Self.converted(batch[index], for: options.receivedKinds) else { continue }
+                    prepared.append(converted)
+                } else {
+                    prepared.append(batch[index])
+                }
                 let last = prepared.count - 1
                 if needsPII && !prepared[last].event.metadata.piiKeys.isEmpty {
                     Self.strip(&prepared[last].event, handling: options.piiHandling)
@@ -265,5 +290,19 @@ final class LaneExecutor: TaskExecutor, @unchecked Sendable {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+
+extension ProviderLane {
+    /// An envelope of a kind the provider does not take, as one it takes: a screen as a
+    /// `Screen Viewed` track event with the screen's name in `name`; `nil` (not sent)
+    /// for the others.
+    static func converted(_ envelope: AnalyticsEnvelope, for kinds: Set<AnalyticsEnvelope.Kind>) -> AnalyticsEnvelope? {
+        guard envelope.kind == .screen, kinds.contains(.track) else { return nil }
+        var converted = envelope
+        converted.kind = .track
+        converted.event.name = "Screen Viewed"
+        converted.event.parameters["name"] = .string(envelope.event.name)
+        return converted
     }
 }

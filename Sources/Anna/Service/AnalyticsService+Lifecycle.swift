@@ -1,0 +1,81 @@
+import Dispatch
+import Foundation
+
+/// What the service knows of the app's lifecycle.
+struct LifecycleState: Sendable {
+    var observation: AppLifecycle.Observation?
+    /// Whether the providers were told to ``AnalyticsProvider/suspend()`` and not yet to resume.
+    var isSuspended = false
+    /// Counts background transitions, so that a window's work knows whether the app
+    /// came back and went away again meanwhile.
+    var generation = 0
+}
+
+extension AnalyticsService {
+    /// How long ``AppLifecycleEvent/willTerminate`` waits for the flush.
+    static let terminationWait: DispatchTimeInterval = .seconds(2)
+
+    /// Acts on the app's lifecycle: see ``Configuration/lifecycle``.
+    func handle(_ event: AppLifecycleEvent) {
+        switch event {
+        case .launched:
+            break  // the service's own start is the launch
+        case .background:
+            if configuration.tracksLifecycleEvents {
+                report(Pipeline.lifecycleEvent("Application Backgrounded", app: configuration.context.app))
+            }
+            let generation = lifecycleState.withLock { state -> Int in
+                state.generation += 1
+                return state.generation
+            }
+            let window = configuration.lifecycle?.backgroundWindow ?? UnlimitedBackgroundWindow()
+            window.run(named: "Anna: delivering analytics events") { [weak self] in
+                guard let self else { return }
+                await self.flush()
+                await self.suspendProviders(ifStillInBackground: generation)
+            } expired: { [weak self] in
+                // Out of time: release what providers hold now rather than be suspended holding it.
+                guard let self else { return }
+                Task { await self.suspendProviders(ifStillInBackground: generation) }
+            }
+        case .foreground:
+            lifecycleState.withLock { $0.generation += 1 }
+            let wasSuspended = lifecycleState.withLock { state -> Bool in
+                defer { state.isSuspended = false }
+                return state.isSuspended
+            }
+            if wasSuspended { Task { await self.sendToProviders(.resume) } }
+            if configuration.tracksLifecycleEvents {
+                report(Pipeline.lifecycleEvent(
+                    "Application Opened", app: configuration.context.app, fromBackground: true))
+            }
+        case .willTerminate:
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                await self.flush()
+                done.signal()
+            }
+            _ = done.wait(timeout: .now() + Self.terminationWait)
+        }
+    }
+
+    /// Tells the providers to suspend, unless the app came back (or left again) since
+    /// the background transition `generation`.
+    private func suspendProviders(ifStillInBackground generation: Int) async {
+        let suspend = lifecycleState.withLock { state -> Bool in
+            guard state.generation == generation, !state.isSuspended else { return false }
+            state.isSuspended = true
+            return true
+        }
+        if suspend { await sendToProviders(.suspend) }
+    }
+
+    /// Queues `suspend` or `resume` on every lane, after what it was handed before.
+    private func sendToProviders(_ action: ProviderLane.Transition) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let barrier = Barrier(parties: max(lanes.count, 1)) { continuation.resume() }
+            if lanes.isEmpty { barrier.arrive() }
+            for lane in lanes { lane.enqueueControl(.transition(action, barrier)) }
+        }
+    }
+}
