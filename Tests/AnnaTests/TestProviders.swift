@@ -22,8 +22,13 @@ final class GateProvider: AnalyticsProvider, @unchecked Sendable {
     private let entered = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var received = 0
+    private var suspends = 0
 
     var count: Int { lock.withLock { received } }
+    /// How many times the service suspended it.
+    var suspended: Int { lock.withLock { suspends } }
+
+    func suspend() async { lock.withLock { suspends += 1 } }
 
     func receive(_ batch: [AnalyticsEnvelope]) async throws {
         entered.signal()

@@ -81,7 +81,8 @@ public final class AnalyticsService: Sendable {
                 intake.isCollecting = false
                 intake.withholdPending()
             }
-            guard intake.isCollecting && intake.isAccepting && !launch.events.isEmpty else { return false }
+            // Inserted first even when `shutdown()` was called meanwhile: the launch came before it.
+            guard intake.isCollecting && !launch.events.isEmpty else { return false }
             let now = Date()
             let items = launch.events.map { Pipeline.Item.event($0, now, size: $0.approximateByteCount) }
             intake.items.insert(contentsOf: items, at: 0)

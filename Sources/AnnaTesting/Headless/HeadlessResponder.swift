@@ -38,10 +38,18 @@ public final class HeadlessApplication: HeadlessResponder {
     public let manager: Manager
     /// The window.
     public private(set) lazy var window = HeadlessWindow(application: self)
+    /// The app's lifecycle: give it to the service (``Anna/AnalyticsService/Configuration/lifecycle``)
+    /// and drive it with ``launch()``, ``enterBackground()``, ``enterForeground()`` and ``terminate()``.
+    public let lifecycle: AppLifecycle
 
     /// Creates the application with its root analyzer.
-    public init(manager: Manager) {
+    /// - Parameters:
+    ///   - manager: The focus-path manager.
+    ///   - lifecycle: The lifecycle it drives; by default a new one whose background
+    ///     time is a ``HeadlessBackgroundWindow``.
+    public init(manager: Manager, lifecycle: AppLifecycle = AppLifecycle(backgroundWindow: HeadlessBackgroundWindow())) {
         self.manager = manager
+        self.lifecycle = lifecycle
         super.init()
     }
 
