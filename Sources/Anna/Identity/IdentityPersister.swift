@@ -58,9 +58,13 @@ final class IdentityPersister: @unchecked Sendable {
         try store.load()
     }
 
-    /// Starts writing, from the state read at launch.
-    func start(with identity: StoredIdentity) {
+    /// Starts writing, from the state read at launch. With `replacing` (no state, or an
+    /// unreadable one), writes it first, before the patches queued meanwhile.
+    func start(with identity: StoredIdentity, replacing: Bool) {
         current = identity
+        if replacing {
+            do { try store.save(identity) } catch { errorHandler?(.identityStore(error)) }
+        }
         queue.activate()
     }
 
@@ -78,14 +82,6 @@ final class IdentityPersister: @unchecked Sendable {
             } catch {
                 errorHandler?(.identityStore(error))
             }
-        }
-    }
-
-    /// Queues a whole state, replacing what the store holds (after a corrupt file).
-    func replace(with identity: StoredIdentity) {
-        queue.async { [self] in
-            current = identity
-            do { try store.save(identity) } catch { errorHandler?(.identityStore(error)) }
         }
     }
 

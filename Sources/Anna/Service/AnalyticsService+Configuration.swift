@@ -15,7 +15,7 @@ extension AnalyticsService {
         public var context: AnalyticsContext
         /// The installation's anonymous identifier. `nil` (the default) takes the one the
         /// identity store keeps, created once at the first launch; a value given here is
-        /// used instead, and not stored.
+        /// used instead.
         public var anonymousID: String?
         /// Where the service keeps its state across launches (``StoredIdentity``): the
         /// anonymous id, user id and traits, consent and opt-out, the session, the app

@@ -96,12 +96,11 @@ extension Pipeline {
         let app = configuration.context.app
         identity.appVersion = app.version
         identity.appBuild = app.build
-        if loaded == nil || !isReadable {
-            persister.start(with: identity)
-            persister.replace(with: identity)
-        } else {
-            persister.start(with: loaded ?? identity)
+        if let loaded, isReadable {
+            persister.start(with: loaded, replacing: false)
             persister.write(IdentityPatch(app: (app.version, app.build)))
+        } else {
+            persister.start(with: identity, replacing: true)
         }
         isStarted = true
         return Launch(identity: identity, events: events)
