@@ -27,7 +27,9 @@ let package = Package(
         .target(name: "AnnaRules"),
 
         // Runtime: what an app links. Re-exports AnnaRules' public types.
-        .target(name: "Anna", dependencies: ["AnnaRules", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "Anna", dependencies: ["AnnaRules", .product(name: "Logging", package: "swift-log")],
+            resources: [.copy("PrivacyInfo.xcprivacy")]),
         .target(name: "AnnaTesting", dependencies: ["Anna"]),
 
         // libyaml, found through pkg-config.
