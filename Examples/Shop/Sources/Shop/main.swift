@@ -60,6 +60,11 @@ print("""
 await runBrowsingFlow(analytics: analytics)
 await analytics.shutdown()
 
+// An app's launch as it ships: identity, consent and persisted globals kept in a
+// storage directory, the lifecycle followed, and every call delivered durably to a
+// collector of the Segment HTTP Tracking API, here one on 127.0.0.1 in this process.
+await runAppLaunch()
+
 // `--collector <url>`: the same session, durably, to a collector of the Segment HTTP
 // Tracking API, e.g. the test collector: `python3 Tests/AnnaDeliveryTests/collector.py 8080`
 // and `swift run --package-path Examples/Shop Shop --collector http://127.0.0.1:8080/v1/batch`.
@@ -69,6 +74,44 @@ if let flag = CommandLine.arguments.firstIndex(of: "--collector") {
         exit(64)
     }
     await sendToCollector(endpoint)
+}
+
+func runAppLaunch() async {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shop-app-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    do {
+        let collector = try LoopbackCollector()
+        let http = try HTTPBatchProvider(
+            endpoint: collector.endpoint, writeKey: "shop-write-key",
+            storage: .directory(folder.appendingPathComponent("events")),
+            configuration: .init(requestTimeout: .seconds(5)))
+        let lifecycle = AppLifecycle()  // on iOS: the default, AppLifecycle.platform
+        let analytics = AnalyticsService(providers: [http], configuration: .init(
+            context: AnalyticsContext(app: .init(name: "Shop", version: "1.0", build: "1")),
+            storageDirectory: folder, lifecycle: lifecycle, tracksLifecycleEvents: true))
+        analytics.setGlobal(.theme(.dark))
+        analytics.setGlobal(.experiment("one-tap-checkout"))
+        analytics.identify(userID: "customer-42", traits: [.email("ada@example.com"), .loyaltyTier(.gold)])
+        analytics.screen(.productDetail(productID: "SKU-1001"))
+        analytics.report(.productViewed(productID: "SKU-1001", category: .books, price: 39.90))
+        analytics.screen(.cart)
+        lifecycle.send(.background)  // flushes within the background window, then suspends the provider
+        await analytics.flush()
+        let identity = await analytics.identity
+        await analytics.shutdown()
+
+        print("\nApp launch: anonymous id \(identity.anonymousID), user \(identity.userID ?? "none"); "
+            + "the collector on 127.0.0.1:\(collector.port) received \(collector.calls.count) calls:")
+        for call in collector.calls {
+            let name = (call.fields["event"] ?? call.fields["name"]).map { " \($0)" } ?? ""
+            let properties = (call.fields["properties"] ?? call.fields["traits"]) as? [String: Any] ?? [:]
+            let keys = properties.keys.sorted().joined(separator: ", ")
+            print("  \(call.type)\(name)  userId \(call.fields["userId"] ?? "-")  {\(keys)}")
+        }
+    } catch {
+        print("App launch failed: \(error)")
+        exit(1)
+    }
 }
 
 func sendToCollector(_ endpoint: URL) async {
