@@ -110,6 +110,22 @@ func unbounded() -> AnalyticsService.Configuration {
     return configuration
 }
 
+/// Three global properties, as a generated `globals:` section would set them.
+func setThreeGlobals(_ analytics: AnalyticsService) {
+    analytics.setGlobal(AnalyticsGlobal(name: "theme", value: "dark"))
+    analytics.setGlobal(AnalyticsGlobal(name: "plan", value: "pro"))
+    analytics.setGlobal(AnalyticsGlobal(name: "experiment", value: "one-tap-checkout"))
+}
+
+/// Two traits, one of them PII, as generated `traits:` factories make them.
+let sampleTraits = [
+    UserTrait(name: "email", value: "ada@example.com"),
+    UserTrait(name: "loyaltyTier", value: "gold", metadata: PropertyMetadata(isPII: false)),
+]
+
+/// A screen with one property, as a generated `screens:` factory makes it.
+let sampleScreen = AnalyticsScreen(name: "Product Detail", properties: ["productID": "SKU-1001"])
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident],
@@ -127,6 +143,28 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Anna report, caller's thread") { benchmark in
         for _ in benchmark.scaledIterations {
             anna.report(sampleEvent)
+        }
+    }
+
+    // The same with three global properties set: the pipeline adds them, `report` does not.
+    let withGlobals = AnalyticsService(providers: threeProviders(), configuration: unbounded())
+    setThreeGlobals(withGlobals)
+
+    Benchmark("Anna report, caller's thread, 3 globals set") { benchmark in
+        for _ in benchmark.scaledIterations {
+            withGlobals.report(sampleEvent)
+        }
+    }
+
+    Benchmark("Anna identify with 2 traits, caller's thread") { benchmark in
+        for _ in benchmark.scaledIterations {
+            anna.identify(userID: "user-1", traits: sampleTraits)
+        }
+    }
+
+    Benchmark("Anna screen, caller's thread") { benchmark in
+        for _ in benchmark.scaledIterations {
+            anna.screen(sampleScreen)
         }
     }
 
@@ -149,6 +187,15 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Anna throughput, 100,000 events to 3 providers", configuration: throughput) { benchmark in
         for _ in benchmark.scaledIterations {
             let analytics = AnalyticsService(providers: threeProviders(), configuration: unbounded())
+            for _ in 0..<eventsPerThroughputRun { analytics.report(sampleEvent) }
+            await analytics.flush()
+        }
+    }
+
+    Benchmark("Anna throughput, 100,000 events with 3 globals to 3 providers", configuration: throughput) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let analytics = AnalyticsService(providers: threeProviders(), configuration: unbounded())
+            setThreeGlobals(analytics)
             for _ in 0..<eventsPerThroughputRun { analytics.report(sampleEvent) }
             await analytics.flush()
         }
