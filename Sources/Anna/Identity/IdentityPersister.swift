@@ -58,13 +58,26 @@ final class IdentityPersister: @unchecked Sendable {
         try store.load()
     }
 
-    /// Starts writing, from the state read at launch. With `replacing` (no state, or an
-    /// unreadable one), writes it first, before the patches queued meanwhile.
-    func start(with identity: StoredIdentity, replacing: Bool) {
-        current = identity
-        if replacing {
-            do { try store.save(identity) } catch { errorHandler?(.identityStore(error)) }
+    /// When the store holds no readable state, writes `fresh`, unless another process
+    /// sharing the store wrote one first: returns the state the store holds then. In one
+    /// step (under ``FileIdentityStore``'s lock), so two processes starting together
+    /// agree on one anonymous id.
+    func createIfAbsent(_ fresh: StoredIdentity) -> StoredIdentity {
+        var result = fresh
+        do {
+            try store.update { stored in
+                if stored == nil { stored = fresh }
+                result = stored ?? fresh
+            }
+        } catch {
+            errorHandler?(.identityStore(error))
         }
+        return result
+    }
+
+    /// Starts writing, from the state read at launch.
+    func start(with identity: StoredIdentity) {
+        current = identity
         queue.activate()
     }
 

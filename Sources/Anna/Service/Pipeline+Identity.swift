@@ -68,50 +68,46 @@ extension Pipeline {
     /// before any item.
     func start(now: Date) -> Launch {
         var loaded: StoredIdentity?
-        var isReadable = true
         do {
             loaded = try persister.load()
         } catch {
-            isReadable = false
             configuration.errorHandler?(.identityStore(error))
             configuration.logger.error("analytics identity store: \(error)")
         }
-        var identity = loaded ?? StoredIdentity()
-        if let fixed = configuration.anonymousID { identity.anonymousID = fixed }
-        anonymousID = identity.anonymousID
-        userID = identity.userID
-        for (name, value) in identity.traits {
-            traits.set(name, value, metadata: PropertyMetadata(isPII: identity.piiTraits.contains(name)), persisted: true)
+        // Missing or unreadable: a new state, unless a process sharing the store wrote one meanwhile.
+        var stored = loaded ?? persister.createIfAbsent(StoredIdentity())
+        let isNew = stored.appVersion == nil && stored.appBuild == nil
+        persister.start(with: stored)
+        if let fixed = configuration.anonymousID { stored.anonymousID = fixed }
+        anonymousID = stored.anonymousID
+        userID = stored.userID
+        for (name, value) in stored.traits {
+            traits.set(name, value, metadata: PropertyMetadata(isPII: stored.piiTraits.contains(name)), persisted: true)
         }
-        for (name, value) in identity.globals {
-            globals.set(name, value, metadata: PropertyMetadata(isPII: identity.piiGlobals.contains(name)), persisted: true)
+        for (name, value) in stored.globals {
+            globals.set(name, value, metadata: PropertyMetadata(isPII: stored.piiGlobals.contains(name)), persisted: true)
         }
-        granted = identity.grantedConsent ?? configuration.grantedConsent
-        if identity.sessionID != 0, let last = identity.lastActivity, now.timeIntervalSince(last) <= sessionTimeout {
-            sessionID = identity.sessionID
+        granted = stored.grantedConsent ?? configuration.grantedConsent
+        if stored.sessionID != 0, let last = stored.lastActivity, now.timeIntervalSince(last) <= sessionTimeout {
+            sessionID = stored.sessionID
             lastEventTime = last
             sessionWritten = last
         }
-        let events = launchEvents(since: identity)
+        let events = launchEvents(since: stored, isNew: isNew)
         let app = configuration.context.app
-        identity.appVersion = app.version
-        identity.appBuild = app.build
-        if let loaded, isReadable {
-            persister.start(with: loaded, replacing: false)
+        if isNew || stored.appVersion != app.version || stored.appBuild != app.build {
             persister.write(IdentityPatch(app: (app.version, app.build)))
-        } else {
-            persister.start(with: identity, replacing: true)
         }
         isStarted = true
-        return Launch(identity: identity, events: events)
+        return Launch(identity: stored, events: events)
     }
 
     /// Application Installed or Updated (against the version stored), then Opened.
-    private func launchEvents(since stored: StoredIdentity) -> [AnalyticsEvent] {
+    private func launchEvents(since stored: StoredIdentity, isNew: Bool) -> [AnalyticsEvent] {
         guard configuration.tracksLifecycleEvents else { return [] }
         let app = configuration.context.app
         var events: [AnalyticsEvent] = []
-        if stored.appVersion == nil && stored.appBuild == nil {
+        if isNew {
             events.append(Self.lifecycleEvent("Application Installed", app: app))
         } else if stored.appVersion != app.version || stored.appBuild != app.build {
             var event = Self.lifecycleEvent("Application Updated", app: app)
