@@ -71,7 +71,7 @@ extension SpecValidationPass {
             case .string(let message): event.deprecationMessage = message
             case .bool(true): event.deprecationMessage = ""
             default:
-                context.error("'deprecated' takes a message saying what to use instead, or true; to undeprecate the event, remove the key", at: deprecated.value.location)
+                context.error("'deprecated' takes a message saying what to use instead, or true; to undeprecate the \(kind.word), remove the key", at: deprecated.value.location)
             }
         }
         if let parameters = fields["parameters"] {

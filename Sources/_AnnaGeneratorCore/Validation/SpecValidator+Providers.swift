@@ -36,7 +36,8 @@ extension SpecValidationPass {
                 if size == nil { boundedSize = false }
             }
             if let limit = profile.maximumEventBytes, boundedSize, estimatedBytes > limit {
-                context.error("\(provider): \(word) '\(event.name)' can reach \(estimatedBytes) bytes, over the \(limit / 1024) KB message limit; lower the maxLength of its strings", at: event.location)
+                let globalsNote = carried.isEmpty ? "" : " counting the global properties it carries"
+                context.error("\(provider): \(word) '\(event.name)' can reach \(estimatedBytes) bytes\(globalsNote), over the \(limit / 1024) KB message limit; lower the maxLength of its strings", at: event.location)
             }
         }
     }

@@ -44,14 +44,15 @@ extension SpecValidationPass {
         let isTaken = SwiftNaming.reservedTypeNames.contains(localName) || Self.generatedTypeNames.contains(localName)
             || (container == "AnalyticsGlobal" && localName == "Key")
         if let owner, let container {
+            let renamed = owner.kind.isProperty ? owner.kind.word : "parameter"
             // Inside the container's extension the nested name would hide a type of the same name.
             if isTaken {
-                context.error("the inline enum of \(owner) would be the type '\(swiftName)', which hides the type '\(localName)' that generated code uses; rename the \(owner.kind.word) or declare the enum under 'types:'", at: location)
+                context.error("the inline enum of \(owner) would be the type '\(swiftName)', which hides the type '\(localName)' that generated code uses; rename the \(renamed) or declare the enum under 'types:'", at: location)
                 return
             }
             if let first = swiftTypeNames[localName] {
                 let other = typeOrder.first { types[$0]?.swiftName == localName } ?? localName
-                context.error("the inline enum of \(owner) would be the type '\(swiftName)', which hides the type '\(localName)' (line \(first.line), column \(first.column)) in \(container)'s extension; use that type (type: \(other)) or rename the \(owner.kind.word)", at: location)
+                context.error("the inline enum of \(owner) would be the type '\(swiftName)', which hides the type '\(localName)' (line \(first.line), column \(first.column)) in \(container)'s extension; use that type (type: \(other)) or rename the \(renamed)", at: location)
                 return
             }
         } else if Self.scalarTypes[name] != nil || isTaken {
