@@ -66,14 +66,14 @@ import Testing
               ga session: int
             screens:
               home:
-                name: screen_view
+                name: app_update
                 parameters:
                   tags: "[int]"
             """)
         #expect(diagnostics.map(\.description) == [
             "spec.anna.yml:4:3: error: firebase: global property name 'ga session' (sent as 'ga_session') starts with 'ga_', which firebase reserves; rename it",
-            "spec.anna.yml:6:3: error: firebase: the screen name 'screen_view' is reserved for firebase's own events; rename 'screen_view'",
-            "spec.anna.yml:9:7: error: firebase: parameter 'tags' of screen 'screen_view' is an array ([int]), but firebase takes only string and number values; declare one value (e.g. the item or a count) or a string with maxLength",
+            "spec.anna.yml:6:3: error: firebase: the screen name 'app_update' is reserved for firebase's own events; rename 'app_update'",
+            "spec.anna.yml:9:7: error: firebase: parameter 'tags' of screen 'app_update' is an array ([int]), but firebase takes only string and number values; declare one value (e.g. the item or a count) or a string with maxLength",
         ])
     }
 
