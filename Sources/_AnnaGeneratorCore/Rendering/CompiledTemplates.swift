@@ -43,7 +43,7 @@ enum CompiledTemplates {
                 out += "\n"
             }
             for screen in model.screens {
-                event(screen, access: model.access, returning: "AnalyticsScreen", dictionary: "_properties", into: &out)
+                event(screen, access: model.access, returning: "AnalyticsScreen", label: "properties", into: &out)
             }
             out += "}\n"
         }
@@ -182,11 +182,12 @@ enum CompiledTemplates {
     }
 
     /// The `event` template, and the `screen` template when `type` is `AnalyticsScreen`
-    /// and `dictionary` is `_properties`; `access` as for ``enumeration(_:access:into:)``.
+    /// and `label` is `properties`; `access` as for ``enumeration(_:access:into:)``.
     static func event(
         _ model: RenderModel.EventModel, access: String, returning type: String = "AnalyticsEvent",
-        dictionary: String = "_parameters", into out: inout String
+        label: String = "parameters", into out: inout String
     ) {
+        let dictionary = "_" + label
         if !model.isFirst {
             out += "\n"
         }
@@ -254,7 +255,10 @@ enum CompiledTemplates {
         out += type
         out += "(name: "
         out += model.nameLiteral
-        out += dictionary == "_parameters" ? ", parameters: _parameters" : ", properties: _properties"
+        out += ", "
+        out += label
+        out += ": "
+        out += dictionary
         out += model.metadataArgument
         out += ")\n    }\n"
     }
