@@ -77,6 +77,23 @@ import Testing
         ])
     }
 
+    @Test func traitsAreCheckedByNameOnlyAndGlobalsLikeParameters() {
+        let (_, diagnostics) = Self.check("""
+            anna: 1
+            providers: [firebase]
+            traits:
+              email: { type: string, maxLength: 254 }
+              interests: "[string]"
+              google id: string
+            globals:
+              note: { type: string, maxLength: 254 }
+            """)
+        #expect(diagnostics.map(\.description) == [
+            "spec.anna.yml:6:3: error: firebase: trait name 'google id' (sent as 'google_id') starts with 'google_', which firebase reserves; rename it",
+            "spec.anna.yml:8:3: error: firebase: maxLength 254 of global property 'note' is over firebase's limit of 100 characters for string values; lower it to 100 or less",
+        ])
+    }
+
     @Test func inlineEnumsAreNestedInTheTypeTheirFactoryReturns() throws {
         let url = Fixtures.directory.appending(path: "Adversarial/properties-nested-enums.anna.yml")
         let spec = try #require(try Fixtures.check(url).spec)

@@ -42,12 +42,15 @@ extension SpecValidationPass {
         }
     }
 
-    /// Checks traits or global properties against a provider's rules for parameters:
-    /// their names, string lengths and array values.
+    /// Checks traits or global properties against a provider's rules for parameters.
+    /// Globals ride on every event, so their values are checked like parameters too;
+    /// traits only by name: providers keep them apart from events, under limits of their
+    /// own, and drop or hash the PII ones (most of them) where PII may not go.
     mutating func check(properties: [TrackingSpec.Parameter], kind: ParameterKind, against profile: ProviderProfile) {
         let provider = profile.name
         for property in properties {
             checkName(property.name, kind: .parameter, label: kind.word, at: property.location, profile: profile)
+            guard kind == .global else { continue }
             checkStringLimit(property, label: kind.word, profile: profile)
             if property.type.isArray && !profile.acceptsArrayValues {
                 context.error("\(provider): \(kind.word) \(shown(property.name, profile)) is an array (\(property.type)), but \(provider) takes only string and number values; declare one value (e.g. a count) or a string with maxLength", at: property.location)
