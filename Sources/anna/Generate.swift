@@ -17,7 +17,7 @@ struct Generate: ParsableCommand {
     @Option(name: .customLong("output-file"), help: "The file to write, for a single spec (used by the build plugin).")
     var outputFile: String?
 
-    @Option(help: "A folder of Mustache templates replacing the built-in ones (file, enum, event).")
+    @Option(help: "A folder of Mustache templates replacing the built-in ones (file, enum, event, screen, property).")
     var templates: String?
 
     func validate() throws {

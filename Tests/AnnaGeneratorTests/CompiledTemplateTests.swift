@@ -133,16 +133,32 @@ extension RenderModel {
                 requiredEntries: texts(), optionalAssignments: texts(), nameLiteral: text(), metadataArgument: text()
             )
         }
-        let enums = (0..<Int.random(in: 0...2, using: &random)).map { _ in
-            EnumModel(docLines: texts(), name: text(), cases: texts().map { CaseModel(declaration: $0) })
+        func enums() -> [EnumModel] {
+            (0..<Int.random(in: 0...2, using: &random)).map { _ in
+                EnumModel(docLines: texts(), name: text(), indent: text(), cases: texts().map { CaseModel(declaration: $0) })
+            }
+        }
+        let propertySets = (0..<Int.random(in: 0...3, using: &random)).map { _ in
+            PropertySetModel(
+                typeName: text(), enums: enums(),
+                properties: (0..<Int.random(in: 0...3, using: &random)).map { _ in
+                    PropertyModel(isFirst: Bool.random(using: &random), docLines: texts(), name: text(), valueType: text(), initializer: text())
+                }
+            )
+        }
+        let globalKeys = (0..<Int.random(in: 0...2, using: &random)).map { _ in
+            GlobalKeyModel(docLines: texts(), name: text(), nameLiteral: text())
         }
         let tasks = (0..<Int.random(in: 0...2, using: &random)).map { _ in
             TaskModel(matchLiteral: text(), sourceLiteral: text(), parameterName: text(), body: text(), separator: text())
         }
         let metadata = (0..<Int.random(in: 0...2, using: &random)).map { _ in MetadataModel(name: text(), initializer: text()) }
         return RenderModel(
-            sourceFileName: text(), imports: texts(), access: text(), enums: enums, events: events,
+            sourceFileName: text(), imports: texts(), access: text(), enums: enums(), events: events,
             hasEvents: Bool.random(using: &random), metadata: metadata, hasMetadata: Bool.random(using: &random),
+            hasScreens: Bool.random(using: &random), screenEnums: enums(), screens: events.shuffled(using: &random),
+            screenMetadata: metadata.shuffled(using: &random), hasScreenMetadata: Bool.random(using: &random),
+            propertySets: propertySets, hasGlobals: Bool.random(using: &random), globalKeys: globalKeys,
             hasTasks: Bool.random(using: &random), taskSetName: text(), taskSetNameLiteral: text(),
             taskSetAvailability: maybe(), tasks: tasks
         )

@@ -36,6 +36,48 @@ enum CompiledTemplates {
         if model.hasEvents {
             out += "}\n"
         }
+        if model.hasScreens {
+            out += "\nextension AnalyticsScreen {\n"
+            for item in model.screenEnums {
+                enumeration(item, access: model.access, into: &out)
+                out += "\n"
+            }
+            for screen in model.screens {
+                event(screen, access: model.access, returning: "AnalyticsScreen", label: "properties", into: &out)
+            }
+            out += "}\n"
+        }
+        for set in model.propertySets {
+            out += "\nextension "
+            out += set.typeName
+            out += " {\n"
+            for item in set.enums {
+                enumeration(item, access: model.access, into: &out)
+                out += "\n"
+            }
+            for property in set.properties {
+                self.property(property, typeName: set.typeName, access: model.access, into: &out)
+            }
+            out += "}\n"
+        }
+        if model.hasGlobals {
+            out += "\nextension AnalyticsGlobal.Key {\n"
+            for key in model.globalKeys {
+                for line in key.docLines {
+                    out += "    ///"
+                    out += line
+                    out += "\n"
+                }
+                out += "    "
+                out += model.access
+                out += "static let "
+                out += key.name
+                out += " = AnalyticsGlobal.Key("
+                out += key.nameLiteral
+                out += ")\n"
+            }
+            out += "}\n"
+        }
         if model.hasTasks {
             out += "\nextension TaskSet {\n    /// The tasks "
             out += model.sourceFileName
@@ -78,6 +120,17 @@ enum CompiledTemplates {
             }
             out += "}\n"
         }
+        if model.hasScreenMetadata {
+            out += "\n/// What the spec declares about its screens beyond their properties.\nprivate enum AnnaScreenMetadata {\n"
+            for constant in model.screenMetadata {
+                out += "    static let "
+                out += constant.name
+                out += " = "
+                out += constant.initializer
+                out += "\n"
+            }
+            out += "}\n"
+        }
         return out
     }
 
@@ -85,24 +138,56 @@ enum CompiledTemplates {
     /// Mustache finds it one level up.
     static func enumeration(_ model: RenderModel.EnumModel, access: String, into out: inout String) {
         for line in model.docLines {
+            out += model.indent
             out += "///"
             out += line
             out += "\n"
         }
+        out += model.indent
         out += access
         out += "enum "
         out += model.name
         out += ": String, Sendable, Hashable, Codable, CaseIterable, AnalyticsValueRepresentable {\n"
         for item in model.cases {
+            out += model.indent
             out += "    "
             out += item.declaration
             out += "\n"
         }
+        out += model.indent
         out += "}\n"
     }
 
-    /// The `event` template; `access` as for ``enumeration(_:access:into:)``.
-    static func event(_ model: RenderModel.EventModel, access: String, into out: inout String) {
+    /// The `property` template: one factory of a trait or global property.
+    static func property(_ model: RenderModel.PropertyModel, typeName: String, access: String, into out: inout String) {
+        if !model.isFirst {
+            out += "\n"
+        }
+        for line in model.docLines {
+            out += "    ///"
+            out += line
+            out += "\n"
+        }
+        out += "    "
+        out += access
+        out += "static func "
+        out += model.name
+        out += "(_ value: "
+        out += model.valueType
+        out += ") -> "
+        out += typeName
+        out += " {\n        "
+        out += model.initializer
+        out += "\n    }\n"
+    }
+
+    /// The `event` template, and the `screen` template when `type` is `AnalyticsScreen`
+    /// and `label` is `properties`; `access` as for ``enumeration(_:access:into:)``.
+    static func event(
+        _ model: RenderModel.EventModel, access: String, returning type: String = "AnalyticsEvent",
+        label: String = "parameters", into out: inout String
+    ) {
+        let dictionary = "_" + label
         if !model.isFirst {
             out += "\n"
         }
@@ -121,7 +206,11 @@ enum CompiledTemplates {
             out += access
             out += "static var "
             out += model.name
-            out += ": AnalyticsEvent {\n        AnalyticsEvent(name: "
+            out += ": "
+            out += type
+            out += " {\n        "
+            out += type
+            out += "(name: "
             out += model.nameLiteral
             out += model.metadataArgument
             out += ")\n    }\n"
@@ -137,11 +226,15 @@ enum CompiledTemplates {
             out += argument
             out += "\n"
         }
-        out += "    ) -> AnalyticsEvent {\n"
+        out += "    ) -> "
+        out += type
+        out += " {\n"
         if model.hasRequiredParameters {
             out += "        "
             out += model.parametersKeyword
-            out += " _parameters: [String: AnalyticsValue] = [\n"
+            out += " "
+            out += dictionary
+            out += ": [String: AnalyticsValue] = [\n"
             for entry in model.requiredEntries {
                 out += "            "
                 out += entry
@@ -149,16 +242,23 @@ enum CompiledTemplates {
             }
             out += "        ]\n"
         } else {
-            out += "        var _parameters: [String: AnalyticsValue] = [:]\n"
+            out += "        var "
+            out += dictionary
+            out += ": [String: AnalyticsValue] = [:]\n"
         }
         for assignment in model.optionalAssignments {
             out += "        "
             out += assignment
             out += "\n"
         }
-        out += "        return AnalyticsEvent(name: "
+        out += "        return "
+        out += type
+        out += "(name: "
         out += model.nameLiteral
-        out += ", parameters: _parameters"
+        out += ", "
+        out += label
+        out += ": "
+        out += dictionary
         out += model.metadataArgument
         out += ")\n    }\n"
     }
@@ -169,9 +269,13 @@ enum CompiledTemplates {
         for item in model.enums {
             size += 160 + item.cases.count * 48 + item.docLines.count * 80
         }
-        for event in model.events {
+        for event in model.events + model.screens {
             size += 320 + event.docLines.count * 80 + event.arguments.count * 120
         }
+        for set in model.propertySets {
+            size += 40 + set.enums.count * 200 + set.properties.count * 320
+        }
+        size += model.globalKeys.count * 120
         return size + model.metadata.count * 200
     }
 }

@@ -7,13 +7,13 @@ enum DefaultTemplates {
         "enum": #"""
 {{% CONTENT_TYPE: TEXT}}
 {{#docLines}}
-///{{{.}}}
+{{{indent}}}///{{{.}}}
 {{/docLines}}
-{{{access}}}enum {{{name}}}: String, Sendable, Hashable, Codable, CaseIterable, AnalyticsValueRepresentable {
+{{{indent}}}{{{access}}}enum {{{name}}}: String, Sendable, Hashable, Codable, CaseIterable, AnalyticsValueRepresentable {
 {{#cases}}
-    {{{declaration}}}
+{{{indent}}}    {{{declaration}}}
 {{/cases}}
-}
+{{{indent}}}}
 
 """#,
         "event": #"""
@@ -76,6 +76,41 @@ extension AnalyticsEvent {
 {{#hasEvents}}
 }
 {{/hasEvents}}
+{{#hasScreens}}
+
+extension AnalyticsScreen {
+{{#screenEnums}}
+{{> enum}}
+
+{{/screenEnums}}
+{{#screens}}
+{{> screen}}
+{{/screens}}
+}
+{{/hasScreens}}
+{{#propertySets}}
+
+extension {{{typeName}}} {
+{{#enums}}
+{{> enum}}
+
+{{/enums}}
+{{#properties}}
+{{> property}}
+{{/properties}}
+}
+{{/propertySets}}
+{{#hasGlobals}}
+
+extension AnalyticsGlobal.Key {
+{{#globalKeys}}
+{{#docLines}}
+    ///{{{.}}}
+{{/docLines}}
+    {{{access}}}static let {{{name}}} = AnalyticsGlobal.Key({{{nameLiteral}}})
+{{/globalKeys}}
+}
+{{/hasGlobals}}
 {{#hasTasks}}
 
 extension TaskSet {
@@ -101,6 +136,68 @@ private enum AnnaSpecMetadata {
 {{/metadata}}
 }
 {{/hasMetadata}}
+{{#hasScreenMetadata}}
+
+/// What the spec declares about its screens beyond their properties.
+private enum AnnaScreenMetadata {
+{{#screenMetadata}}
+    static let {{{name}}} = {{{initializer}}}
+{{/screenMetadata}}
+}
+{{/hasScreenMetadata}}
+
+"""#,
+        "property": #"""
+{{% CONTENT_TYPE: TEXT}}
+{{^isFirst}}
+
+{{/isFirst}}
+{{#docLines}}
+    ///{{{.}}}
+{{/docLines}}
+    {{{access}}}static func {{{name}}}(_ value: {{{valueType}}}) -> {{{typeName}}} {
+        {{{initializer}}}
+    }
+
+"""#,
+        "screen": #"""
+{{% CONTENT_TYPE: TEXT}}
+{{^isFirst}}
+
+{{/isFirst}}
+{{#docLines}}
+    ///{{{.}}}
+{{/docLines}}
+{{#availability}}
+    {{{.}}}
+{{/availability}}
+{{#isProperty}}
+    {{{access}}}static var {{{name}}}: AnalyticsScreen {
+        AnalyticsScreen(name: {{{nameLiteral}}}{{{metadataArgument}}})
+    }
+{{/isProperty}}
+{{^isProperty}}
+    {{{access}}}static func {{{name}}}(
+{{#arguments}}
+        {{{.}}}
+{{/arguments}}
+    ) -> AnalyticsScreen {
+{{#hasRequiredParameters}}
+        {{{parametersKeyword}}} _properties: [String: AnalyticsValue] = [
+{{#requiredEntries}}
+            {{{.}}}
+{{/requiredEntries}}
+        ]
+{{/hasRequiredParameters}}
+{{^hasRequiredParameters}}
+        var _properties: [String: AnalyticsValue] = [:]
+{{/hasRequiredParameters}}
+{{#optionalAssignments}}
+        {{{.}}}
+{{/optionalAssignments}}
+        return AnalyticsScreen(name: {{{nameLiteral}}}, properties: _properties{{{metadataArgument}}})
+    }
+{{/isProperty}}
 
 """#,
     ]

@@ -15,6 +15,14 @@ extension RenderModel: MustacheParent {
         case "hasEvents": hasEvents
         case "metadata": metadata
         case "hasMetadata": hasMetadata
+        case "hasScreens": hasScreens
+        case "screenEnums": screenEnums
+        case "screens": screens
+        case "screenMetadata": screenMetadata
+        case "hasScreenMetadata": hasScreenMetadata
+        case "propertySets": propertySets
+        case "hasGlobals": hasGlobals
+        case "globalKeys": globalKeys
         case "hasTasks": hasTasks
         case "taskSetName": taskSetName
         case "taskSetNameLiteral": taskSetNameLiteral
@@ -31,6 +39,7 @@ extension RenderModel.EnumModel: MustacheParent {
         switch name {
         case "docLines": docLines
         case "name": self.name
+        case "indent": indent
         case "cases": cases
         default: nil
         }
@@ -60,6 +69,44 @@ extension RenderModel.EventModel: MustacheParent {
         case "optionalAssignments": optionalAssignments
         case "nameLiteral": nameLiteral
         case "metadataArgument": metadataArgument
+        default: nil
+        }
+    }
+}
+
+extension RenderModel.PropertySetModel: MustacheParent {
+    /// The value a template names.
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "typeName": typeName
+        case "enums": enums
+        case "properties": properties
+        default: nil
+        }
+    }
+}
+
+extension RenderModel.PropertyModel: MustacheParent {
+    /// The value a template names.
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "isFirst": isFirst
+        case "docLines": docLines
+        case "name": self.name
+        case "valueType": valueType
+        case "initializer": initializer
+        default: nil
+        }
+    }
+}
+
+extension RenderModel.GlobalKeyModel: MustacheParent {
+    /// The value a template names.
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "docLines": docLines
+        case "name": self.name
+        case "nameLiteral": nameLiteral
         default: nil
         }
     }

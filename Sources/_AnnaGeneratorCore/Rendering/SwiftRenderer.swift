@@ -5,8 +5,9 @@ import Mustache
 ///
 /// The built-in templates (`Templates/`) are rendered by Swift code compiled from
 /// them, which is many times faster than interpreting them. A directory of the
-/// user's own may replace any of `file`, `enum` and `event`; then the whole file
-/// is rendered with Mustache, from the user's templates and the built-in ones.
+/// user's own may replace any of `file`, `enum`, `event`, `screen` and `property`;
+/// then the whole file is rendered with Mustache, from the user's templates and the
+/// built-in ones.
 ///
 /// Immutable after creation, so it can be shared between threads.
 package struct SwiftRenderer: Sendable {

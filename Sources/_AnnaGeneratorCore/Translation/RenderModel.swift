@@ -17,6 +17,22 @@ package struct RenderModel: Sendable {
     package var metadata: [MetadataModel]
     /// Whether ``metadata`` is non-empty.
     package var hasMetadata: Bool
+    /// Whether the spec declares screens, and so an `AnalyticsScreen` extension.
+    package var hasScreens: Bool
+    /// Enums nested in `AnalyticsScreen`: the inline enums of screen parameters.
+    package var screenEnums: [EnumModel]
+    /// Screen factories, rendered like events.
+    package var screens: [EventModel]
+    /// Metadata constants for screens that have any.
+    package var screenMetadata: [MetadataModel]
+    /// Whether ``screenMetadata`` is non-empty.
+    package var hasScreenMetadata: Bool
+    /// User traits, group traits and global properties, each a set only when declared.
+    package var propertySets: [PropertySetModel]
+    /// Whether the spec declares global properties, and so their keys.
+    package var hasGlobals: Bool
+    /// The keys of the global properties.
+    package var globalKeys: [GlobalKeyModel]
     /// Whether the spec declares tasks, and so a `TaskSet`.
     package var hasTasks: Bool
     /// The task set's escaped Swift name: the namespace or file name, lower camel case.
@@ -46,8 +62,10 @@ package struct RenderModel: Sendable {
     package struct EnumModel: Sendable {
         /// Doc comment lines, each to follow `///`.
         package var docLines: [String]
-        /// The Swift type name.
+        /// The Swift type name, without the type it is nested in.
         package var name: String
+        /// Four spaces for an enum nested in an extension, empty for a top-level one.
+        package var indent: String
         /// The cases in spec order.
         package var cases: [CaseModel]
     }
@@ -85,6 +103,40 @@ package struct RenderModel: Sendable {
         package var nameLiteral: String
         /// `, metadata: AnnaSpecMetadata.x`, or empty.
         package var metadataArgument: String
+    }
+
+    /// The factories of one of `UserTrait`, `GroupTrait` and `AnalyticsGlobal`.
+    package struct PropertySetModel: Sendable {
+        /// The type extended: `UserTrait`.
+        package var typeName: String
+        /// Enums nested in it: the inline enums of its properties.
+        package var enums: [EnumModel]
+        /// One factory per property.
+        package var properties: [PropertyModel]
+    }
+
+    /// One factory of a trait or global property: `static func email(_ value: String) -> UserTrait`.
+    package struct PropertyModel: Sendable {
+        /// Whether this is the first factory, which needs no blank line before it.
+        package var isFirst: Bool
+        /// Doc comment lines, each to follow `///`.
+        package var docLines: [String]
+        /// The escaped Swift name.
+        package var name: String
+        /// The Swift type of the value.
+        package var valueType: String
+        /// The expression the factory returns.
+        package var initializer: String
+    }
+
+    /// One key of a global property: `static let theme = AnalyticsGlobal.Key("theme")`.
+    package struct GlobalKeyModel: Sendable {
+        /// Doc comment lines, each to follow `///`.
+        package var docLines: [String]
+        /// The escaped Swift name.
+        package var name: String
+        /// The property's name as a literal.
+        package var nameLiteral: String
     }
 
     /// One metadata constant.

@@ -11,24 +11,49 @@ package struct SpecTranslator: Sendable {
     /// - Returns: The model the file template renders.
     package func translate(_ spec: TrackingSpec) -> RenderModel {
         let access = spec.access == .public ? "public " : ""
-        let usesFoundation = spec.events.contains { event in
-            event.parameters.contains { [.date, .url, .uuid].contains($0.type.base) }
-        }
+        let foundationTypes: [ValueType.Base] = [.date, .url, .uuid]
+        let allParameters = (spec.events + spec.screens).flatMap(\.parameters) + spec.traits + spec.groupTraits + spec.globals
+        let usesFoundation = allParameters.contains { foundationTypes.contains($0.type.base) }
         let metadata = spec.events.compactMap(metadataModel)
         let metadataNames = Set(metadata.map(\.name))
+        let screenMetadata = spec.screens.compactMap(metadataModel)
+        let screenMetadataNames = Set(screenMetadata.map(\.name))
         let fileName = String(spec.file.split(separator: "/").last ?? Substring(spec.file))
         let taskSet = taskSetModel(spec, fileName: fileName)
         return RenderModel(
             sourceFileName: SwiftLiteral.commentLines(fileName).joined(separator: " "),
             imports: usesFoundation ? ["Anna", "Foundation"] : ["Anna"],
             access: access,
-            enums: spec.types.map(enumModel),
+            enums: spec.types.filter { $0.container == nil }.map(enumModel),
             events: spec.events.enumerated().map { index, event in
                 eventModel(event, isFirst: index == 0, hasMetadata: metadataNames.contains(SwiftNaming.escaped(event.swiftName)))
             },
             hasEvents: !spec.events.isEmpty,
             metadata: metadata,
             hasMetadata: !metadata.isEmpty,
+            hasScreens: !spec.screens.isEmpty,
+            screenEnums: spec.types.filter { $0.container == "AnalyticsScreen" }.map(enumModel),
+            screens: spec.screens.enumerated().map { index, screen in
+                eventModel(
+                    screen, isFirst: index == 0, hasMetadata: screenMetadataNames.contains(SwiftNaming.escaped(screen.swiftName)),
+                    metadataEnum: "AnnaScreenMetadata", dictionaryName: "_properties"
+                )
+            },
+            screenMetadata: screenMetadata,
+            hasScreenMetadata: !screenMetadata.isEmpty,
+            propertySets: [
+                propertySetModel(spec.traits, typeName: "UserTrait", types: spec.types),
+                propertySetModel(spec.groupTraits, typeName: "GroupTrait", types: spec.types),
+                propertySetModel(spec.globals, typeName: "AnalyticsGlobal", types: spec.types),
+            ].compactMap { $0 },
+            hasGlobals: !spec.globals.isEmpty,
+            globalKeys: spec.globals.map { global in
+                RenderModel.GlobalKeyModel(
+                    docLines: [" The key of the global property '\(global.name)'."],
+                    name: SwiftNaming.escaped(global.swiftName),
+                    nameLiteral: SwiftLiteral.string(global.name)
+                )
+            },
             hasTasks: !spec.tasks.isEmpty,
             taskSetName: taskSet.name,
             taskSetNameLiteral: taskSet.nameLiteral,
@@ -40,7 +65,8 @@ package struct SpecTranslator: Sendable {
     private func enumModel(_ type: TrackingSpec.EnumType) -> RenderModel.EnumModel {
         RenderModel.EnumModel(
             docLines: docLines(type.description),
-            name: type.swiftName,
+            name: type.container.map { String(type.swiftName.dropFirst($0.count + 1)) } ?? type.swiftName,
+            indent: type.container == nil ? "" : "    ",
             cases: type.cases.map { enumCase in
                 let name = SwiftNaming.escaped(enumCase.swiftName)
                 let declaration = enumCase.rawValue == enumCase.swiftName
@@ -51,7 +77,11 @@ package struct SpecTranslator: Sendable {
         )
     }
 
-    private func eventModel(_ event: TrackingSpec.Event, isFirst: Bool, hasMetadata: Bool) -> RenderModel.EventModel {
+    /// The factory of an event, or of a screen with its own metadata enum and dictionary name.
+    private func eventModel(
+        _ event: TrackingSpec.Event, isFirst: Bool, hasMetadata: Bool,
+        metadataEnum: String = "AnnaSpecMetadata", dictionaryName: String = "_parameters"
+    ) -> RenderModel.EventModel {
         // Optional parameters go last so they can default to nil.
         let ordered = event.signatureParameters
         var lines = docLines(event.description)
@@ -85,7 +115,7 @@ package struct SpecTranslator: Sendable {
         }
         let optionalAssignments = ordered.filter(\.type.isOptional).map { parameter in
             let name = SwiftNaming.escaped(parameter.swiftName)
-            return "if let \(name) { _parameters.updateValue(\(name).analyticsValue, forKey: \(SwiftLiteral.string(parameter.name))) }"
+            return "if let \(name) { \(dictionaryName).updateValue(\(name).analyticsValue, forKey: \(SwiftLiteral.string(parameter.name))) }"
         }
         return RenderModel.EventModel(
             isFirst: isFirst,
@@ -99,7 +129,32 @@ package struct SpecTranslator: Sendable {
             requiredEntries: requiredEntries,
             optionalAssignments: optionalAssignments,
             nameLiteral: SwiftLiteral.string(event.name),
-            metadataArgument: hasMetadata ? ", metadata: AnnaSpecMetadata.\(SwiftNaming.escaped(event.swiftName))" : ""
+            metadataArgument: hasMetadata ? ", metadata: \(metadataEnum).\(SwiftNaming.escaped(event.swiftName))" : ""
+        )
+    }
+
+    /// The extension of `UserTrait`, `GroupTrait` or `AnalyticsGlobal`; `nil` without properties.
+    private func propertySetModel(
+        _ properties: [TrackingSpec.Parameter], typeName: String, types: [TrackingSpec.EnumType]
+    ) -> RenderModel.PropertySetModel? {
+        guard !properties.isEmpty else { return nil }
+        let isGlobal = typeName == "AnalyticsGlobal"
+        return RenderModel.PropertySetModel(
+            typeName: typeName,
+            enums: types.filter { $0.container == typeName }.map(enumModel),
+            properties: properties.enumerated().map { index, property in
+                var metadata = "PropertyMetadata(isPII: \(property.isPII)"
+                if !property.constraints.isEmpty { metadata += ", constraint: \(constraintInitializer(property.constraints))" }
+                metadata += ")"
+                let persisted = isGlobal ? ", isPersisted: \(property.isPersisted)" : ""
+                return RenderModel.PropertyModel(
+                    isFirst: index == 0,
+                    docLines: docLines(property.description),
+                    name: SwiftNaming.escaped(property.swiftName),
+                    valueType: property.swiftType,
+                    initializer: "\(typeName)(name: \(SwiftLiteral.string(property.name)), value: value.analyticsValue, metadata: \(metadata)\(persisted))"
+                )
+            }
         )
     }
 

@@ -2,42 +2,61 @@ import AnnaRules
 
 extension SpecValidationPass {
     static let eventKeys = ["description", "consent", "deprecated", "parameters"]
+    static let screenKeys = ["name", "description", "consent", "deprecated", "parameters"]
     static let parameterKeys = ["type", "description", "min", "max", "minLength", "maxLength", "pattern", "enum", "pii"]
 
-    /// `events:`.
-    mutating func events(_ node: YAMLNode) -> [TrackingSpec.Event] {
-        guard let pairs = context.pairs(of: node, expected: "'events'") else { return [] }
+    /// `events:`, or `screens:` when `kind` is `.screen`: the two are declared alike.
+    mutating func events(_ node: YAMLNode, kind: ParameterKind = .event) -> [TrackingSpec.Event] {
+        let word = kind.word
+        guard let pairs = context.pairs(of: node, expected: "'\(kind.section)'") else { return [] }
         var events: [TrackingSpec.Event] = []
         var swiftNames: [String: (String, SourceLocation)] = [:]
+        var wireNames: [String: (String, SourceLocation)] = [:]
         for pair in pairs {
             guard SwiftNaming.isValidName(pair.key) else {
-                context.error("event name '\(pair.key)' cannot become a Swift name; use ASCII letters, digits, spaces, '_', '-' or '.', starting with a letter", at: pair.keyLocation)
+                context.error("\(word) name '\(pair.key)' cannot become a Swift name; use ASCII letters, digits, spaces, '_', '-' or '.', starting with a letter", at: pair.keyLocation)
                 continue
             }
             let swiftName = SwiftNaming.lowerCamelCase(pair.key)
+            let factoryType = kind.factoryType
             if SwiftNaming.reservedEventNames.contains(swiftName) {
-                context.error("event '\(pair.key)' would be the factory AnalyticsEvent.\(swiftName), a name AnalyticsEvent already has; rename it, e.g. '\(swiftName)Event'", at: pair.keyLocation)
+                context.error("\(word) '\(pair.key)' would be the factory \(factoryType).\(swiftName), a name \(factoryType) already has; rename it, e.g. '\(swiftName)\(kind == .screen ? "Screen" : "Event")'", at: pair.keyLocation)
                 continue
             }
             if let (other, location) = swiftNames[swiftName] {
-                context.error("events '\(other)' (line \(location.line), column \(location.column)) and '\(pair.key)' both become '\(swiftName)' in Swift; rename one of them", at: pair.keyLocation)
+                context.error("\(word)s '\(other)' (line \(location.line), column \(location.column)) and '\(pair.key)' both become '\(swiftName)' in Swift; rename one of them", at: pair.keyLocation)
                 continue
             }
             swiftNames[swiftName] = (pair.key, pair.keyLocation)
-            if let event = event(named: pair.key, swiftName: swiftName, node: pair.value, at: pair.keyLocation) {
-                events.append(event)
+            guard let event = event(named: pair.key, swiftName: swiftName, node: pair.value, at: pair.keyLocation, kind: kind) else { continue }
+            // Screens may rename themselves on the wire, so two can end up with one name.
+            if let (other, location) = wireNames[event.name] {
+                context.error("screens '\(other)' (line \(location.line), column \(location.column)) and '\(pair.key)' are both sent as '\(event.name)'; give one of them another 'name:'", at: pair.keyLocation)
+                continue
             }
+            wireNames[event.name] = (pair.key, pair.keyLocation)
+            events.append(event)
         }
         return events
     }
 
-    private mutating func event(named name: String, swiftName: String, node: YAMLNode, at location: SourceLocation) -> TrackingSpec.Event? {
+    private mutating func event(
+        named name: String, swiftName: String, node: YAMLNode, at location: SourceLocation, kind: ParameterKind
+    ) -> TrackingSpec.Event? {
         var event = TrackingSpec.Event(
             name: name, swiftName: swiftName, description: nil, consent: "analytics",
             deprecationMessage: nil, parameters: [], location: location
         )
         if node.scalarValue == .null { return event }
-        guard let fields = context.entries(of: node, allowed: Self.eventKeys, in: "event '\(name)'") else { return nil }
+        let keys = kind == .screen ? Self.screenKeys : Self.eventKeys
+        guard let fields = context.entries(of: node, allowed: keys, in: "\(kind.word) '\(name)'") else { return nil }
+        if let wireName = fields["name"], let text = context.string(wireName.value, expected: "the 'name' of screen '\(name)'") {
+            if text.allSatisfy(\.isWhitespace) {
+                context.error("the 'name' of screen '\(name)' is blank; write the name providers receive, e.g. 'Product Detail', or remove it to send '\(name)'", at: wireName.value.location)
+                return nil
+            }
+            event.name = text
+        }
         event.description = context.string(fields["description"], expected: "a description")
         if let consent = fields["consent"], let text = context.string(consent.value, expected: "'consent'") {
             if let first = text.unicodeScalars.first, first.isASCIILetter,
@@ -52,23 +71,23 @@ extension SpecValidationPass {
             case .string(let message): event.deprecationMessage = message
             case .bool(true): event.deprecationMessage = ""
             default:
-                context.error("'deprecated' takes a message saying what to use instead, or true; to undeprecate the event, remove the key", at: deprecated.value.location)
+                context.error("'deprecated' takes a message saying what to use instead, or true; to undeprecate the \(kind.word), remove the key", at: deprecated.value.location)
             }
         }
         if let parameters = fields["parameters"] {
-            event.parameters = self.parameters(parameters.value, event: name)
+            event.parameters = self.parameters(parameters.value, event: name, kind: kind)
         }
         return event
     }
 
-    private mutating func parameters(_ node: YAMLNode, event: String) -> [TrackingSpec.Parameter] {
-        guard let pairs = context.pairs(of: node, expected: "'parameters' of event '\(event)'") else { return [] }
+    private mutating func parameters(_ node: YAMLNode, event: String, kind: ParameterKind) -> [TrackingSpec.Parameter] {
+        guard let pairs = context.pairs(of: node, expected: "'parameters' of \(kind.word) '\(event)'") else { return [] }
         var parameters: [TrackingSpec.Parameter] = []
         var swiftNames: [String: (String, SourceLocation)] = [:]
         for pair in pairs {
-            let owner = ParameterOwner(parameter: pair.key, event: event)
+            let owner = ParameterOwner(parameter: pair.key, event: event, kind: kind)
             guard SwiftNaming.isValidName(pair.key) else {
-                context.error("parameter name '\(pair.key)' of event '\(event)' cannot become a Swift name; use ASCII letters, digits, spaces, '_', '-' or '.', starting with a letter", at: pair.keyLocation)
+                context.error("parameter name '\(pair.key)' of \(kind.word) '\(event)' cannot become a Swift name; use ASCII letters, digits, spaces, '_', '-' or '.', starting with a letter", at: pair.keyLocation)
                 continue
             }
             let swiftName = SwiftNaming.lowerCamelCase(pair.key)
@@ -77,30 +96,37 @@ extension SpecValidationPass {
                 continue
             }
             if let (other, location) = swiftNames[swiftName] {
-                context.error("parameters '\(other)' (line \(location.line), column \(location.column)) and '\(pair.key)' of event '\(event)' both become '\(swiftName)' in Swift; rename one of them", at: pair.keyLocation)
+                context.error("parameters '\(other)' (line \(location.line), column \(location.column)) and '\(pair.key)' of \(kind.word) '\(event)' both become '\(swiftName)' in Swift; rename one of them", at: pair.keyLocation)
                 continue
             }
             swiftNames[swiftName] = (pair.key, pair.keyLocation)
-            if var parameter = parameter(pair, swiftName: swiftName, event: event, owner: owner) {
-                parameter.swiftValueType = swiftTypeName(ValueType(base: parameter.type.base, isArray: parameter.type.isArray, isOptional: false))
-                parameter.swiftType = parameter.swiftValueType + (parameter.type.isOptional ? "?" : "")
+            if let parameter = typedParameter(pair, swiftName: swiftName, owner: owner) {
                 parameters.append(parameter)
             }
         }
         return parameters
     }
 
-    private mutating func parameter(_ pair: YAMLPair, swiftName: String, event: String, owner: ParameterOwner) -> TrackingSpec.Parameter? {
+    /// A parameter, trait or global property with its Swift types resolved.
+    mutating func typedParameter(_ pair: YAMLPair, swiftName: String, owner: ParameterOwner) -> TrackingSpec.Parameter? {
+        guard var parameter = parameter(pair, swiftName: swiftName, owner: owner) else { return nil }
+        parameter.swiftValueType = swiftTypeName(ValueType(base: parameter.type.base, isArray: parameter.type.isArray, isOptional: false))
+        parameter.swiftType = parameter.swiftValueType + (parameter.type.isOptional ? "?" : "")
+        return parameter
+    }
+
+    private mutating func parameter(_ pair: YAMLPair, swiftName: String, owner: ParameterOwner) -> TrackingSpec.Parameter? {
         var parameter = TrackingSpec.Parameter(
             name: pair.key, swiftName: swiftName, description: nil,
             type: ValueType(base: .string, isArray: false, isOptional: false), swiftType: "", swiftValueType: "",
-            constraints: .init(), isPII: false, location: pair.keyLocation
+            constraints: .init(), isPII: owner.kind.isPIIByDefault, location: pair.keyLocation
         )
         switch pair.value.content {
         case .scalar:
             // Shorthand: `price: double?`.
             guard let text = context.string(pair.value, expected: "the type of \(owner)") else { return nil }
-            guard let type = valueType(text, at: pair.value.location, for: owner) else { return nil }
+            guard let type = valueType(text, at: pair.value.location, for: owner),
+                  acceptsOptionality(of: type, owner: owner, at: pair.value.location) else { return nil }
             parameter.type = type
             return parameter
         case .sequence(let items):
@@ -120,25 +146,34 @@ extension SpecValidationPass {
             parameter.type = type
             return parameter
         case .mapping:
-            guard let fields = context.entries(of: pair.value, allowed: Self.parameterKeys, in: owner.description) else { return nil }
+            let keys = owner.kind == .global ? Self.parameterKeys + ["persisted"] : Self.parameterKeys
+            guard let fields = context.entries(of: pair.value, allowed: keys, in: owner.description) else { return nil }
             guard let typeField = fields["type"] else {
                 context.error("\(owner) has no 'type'; add one, e.g. type: string", at: pair.keyLocation)
                 return nil
             }
             guard let text = context.string(typeField.value, expected: "the type of \(owner)"),
-                  var type = valueType(text, at: typeField.value.location, for: owner) else { return nil }
+                  var type = valueType(text, at: typeField.value.location, for: owner),
+                  acceptsOptionality(of: type, owner: owner, at: typeField.value.location) else { return nil }
             parameter.description = context.string(fields["description"], expected: "a description")
-            if let pii = fields["pii"] { parameter.isPII = context.bool(pii.value, expected: "'pii'") ?? false }
+            if let pii = fields["pii"] { parameter.isPII = context.bool(pii.value, expected: "'pii'") ?? owner.kind.isPIIByDefault }
+            if let persisted = fields["persisted"] { parameter.isPersisted = context.bool(persisted.value, expected: "'persisted'") ?? false }
             guard let constraints = constraints(fields, type: type, owner: owner) else { return nil }
             parameter.constraints = constraints
             if let enumField = fields["enum"], let cases = enumCases(enumField.value, owner: owner) {
-                // An inline enum becomes a type of its own, named after event and parameter.
-                let typeName = SwiftNaming.upperCamelCase(event) + SwiftNaming.upperCamelCase(pair.key)
+                // An inline enum becomes a type of its own: an event's is named after event and
+                // parameter; the others are nested in the type their factories return, so they
+                // never clash with an event's (`UserTrait.LoyaltyTier`, `AnalyticsScreen.ProductDetailTab`).
+                let localName = owner.kind == .event || owner.kind == .screen
+                    ? SwiftNaming.upperCamelCase(owner.event) + SwiftNaming.upperCamelCase(pair.key)
+                    : SwiftNaming.upperCamelCase(pair.key)
+                let container = owner.kind.container
+                let typeName = container.map { "\($0).\(localName)" } ?? localName
                 if types[typeName] != nil {
                     context.error("the inline enum of \(owner) would be the type '\(typeName)', which 'types:' already declares; use that type or rename it", at: enumField.keyLocation)
                     return nil
                 }
-                declareEnum(name: typeName, swiftName: typeName, description: parameter.description, cases: cases, at: enumField.keyLocation)
+                declareEnum(name: typeName, swiftName: localName, container: container, description: parameter.description, cases: cases, at: enumField.keyLocation, owner: owner)
                 guard types[typeName] != nil else { return nil }
                 type.base = .named(typeName)
                 parameter.constraints.allowedValues = cases.map(\.rawValue)
@@ -252,12 +287,19 @@ extension SpecValidationPass {
     }
 }
 
-/// `parameter 'x' of event 'y'`, put together only when a message needs it: most
-/// parameters have no error, and building the text for each cost a tenth of the
-/// generator's time on large specs.
+/// `parameter 'x' of event 'y'`, `trait 'x'`, put together only when a message needs
+/// it: most parameters have no error, and building the text for each cost a tenth of
+/// the generator's time on large specs.
 struct ParameterOwner: CustomStringConvertible {
     let parameter: String
+    /// The event or screen the parameter belongs to; empty for traits and globals.
     let event: String
+    let kind: ParameterKind
 
-    var description: String { "parameter '\(parameter)' of event '\(event)'" }
+    var description: String {
+        switch kind {
+        case .event, .screen: "parameter '\(parameter)' of \(kind.word) '\(event)'"
+        case .trait, .groupTrait, .global: "\(kind.word) '\(parameter)'"
+        }
+    }
 }

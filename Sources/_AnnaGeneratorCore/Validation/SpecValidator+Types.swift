@@ -21,17 +21,42 @@ extension SpecValidationPass {
         }
     }
 
+    /// Type names generated code refers to, besides ``SwiftNaming/reservedTypeNames``:
+    /// a declared type of one of these names would shadow it.
+    static let generatedTypeNames: Set<String> = [
+        "UserTrait", "GroupTrait", "AnalyticsGlobal", "AnalyticsScreen", "PropertyMetadata",
+        "AnalyticsValueRepresentable", "AnnaSpecMetadata", "AnnaScreenMetadata",
+    ]
+
     /// Registers an enum under `name`; `swiftName` is derived from `name` when `nil`.
+    /// An inline enum of a screen, trait or global is nested in `container`, and `owner`
+    /// names it in messages.
     mutating func declareEnum(
-        name: String, swiftName: String?, description: String?, cases: [TrackingSpec.EnumCase], at location: SourceLocation
+        name: String, swiftName: String?, container: String? = nil, description: String?,
+        cases: [TrackingSpec.EnumCase], at location: SourceLocation, owner: ParameterOwner? = nil
     ) {
         guard SwiftNaming.isValidName(name) else {
             context.error("type name '\(name)' cannot become a Swift type name; use ASCII letters, digits, spaces, '_', '-' or '.', starting with a letter", at: location)
             return
         }
-        let swiftName = swiftName ?? SwiftNaming.upperCamelCase(name)
-        if Self.scalarTypes[name] != nil || SwiftNaming.reservedTypeNames.contains(swiftName) {
-            context.error("type name '\(name)' is taken by a type generated code uses; rename it, e.g. '\(swiftName)Kind'", at: location)
+        let localName = swiftName ?? SwiftNaming.upperCamelCase(name)
+        let swiftName = container.map { "\($0).\(localName)" } ?? localName
+        let isTaken = SwiftNaming.reservedTypeNames.contains(localName) || Self.generatedTypeNames.contains(localName)
+            || (container == "AnalyticsGlobal" && localName == "Key")
+        if let owner, let container {
+            let renamed = owner.kind.isProperty ? owner.kind.word : "parameter"
+            // Inside the container's extension the nested name would hide a type of the same name.
+            if isTaken {
+                context.error("the inline enum of \(owner) would be the type '\(swiftName)', which hides the type '\(localName)' that generated code uses; rename the \(renamed) or declare the enum under 'types:'", at: location)
+                return
+            }
+            if let first = swiftTypeNames[localName] {
+                let other = typeOrder.first { types[$0]?.swiftName == localName } ?? localName
+                context.error("the inline enum of \(owner) would be the type '\(swiftName)', which hides the type '\(localName)' (line \(first.line), column \(first.column)) in \(container)'s extension; use that type (type: \(other)) or rename the \(renamed)", at: location)
+                return
+            }
+        } else if Self.scalarTypes[name] != nil || isTaken {
+            context.error("type name '\(name)' is taken by a type generated code uses; rename it, e.g. '\(localName)Kind'", at: location)
             return
         }
         if let first = swiftTypeNames[swiftName] {
@@ -39,7 +64,9 @@ extension SpecValidationPass {
             return
         }
         swiftTypeNames[swiftName] = location
-        types[name] = TrackingSpec.EnumType(name: name, swiftName: swiftName, description: description, cases: cases, location: location)
+        types[name] = TrackingSpec.EnumType(
+            name: name, swiftName: swiftName, container: container, description: description, cases: cases, location: location
+        )
         typeOrder.append(name)
     }
 

@@ -42,7 +42,11 @@ struct SpecValidationPass {
 
     init(file: String) { self.file = file }
 
-    static let topLevelKeys = ["anna", "namespace", "access", "providers", "types", "events", "tasks"]
+    static let topLevelKeys = [
+        "anna", "namespace", "access", "providers", "types", "events", "screens", "traits", "groupTraits", "globals", "tasks",
+    ]
+    /// The sections that declare something; a spec needs at least one.
+    static let declaringKeys = ["events", "screens", "traits", "groupTraits", "globals", "types", "tasks"]
 
     mutating func run(_ root: YAMLNode) -> TrackingSpec? {
         guard case .mapping = root.content else {
@@ -60,12 +64,27 @@ struct SpecValidationPass {
         if let pair = top["providers"] { providers = providerProfiles(pair.value) }
         if let types = top["types"] { declareTypes(types.value) }
         var events: [TrackingSpec.Event] = []
-        if let eventsNode = top["events"] {
-            events = self.events(eventsNode.value)
-        } else {
-            context.error("the spec has no 'events:'; add the events it tracks (events: {} for none yet)", at: root.location)
+        if let eventsNode = top["events"] { events = self.events(eventsNode.value) }
+        if !Self.declaringKeys.contains(where: { top[$0] != nil }) {
+            context.error("the spec declares nothing; add the events it tracks (events: {} for none yet), or screens:, traits:, groupTraits: or globals:", at: root.location)
         }
-        for profile in providers { check(events, against: profile) }
+        // Events come first: their inline enums are top-level types, which the nested
+        // enums of screens, traits and globals must not hide.
+        var screens: [TrackingSpec.Event] = []
+        if let pair = top["screens"] { screens = self.events(pair.value, kind: .screen) }
+        var traits: [TrackingSpec.Parameter] = []
+        if let pair = top["traits"] { traits = properties(pair.value, kind: .trait) }
+        var groupTraits: [TrackingSpec.Parameter] = []
+        if let pair = top["groupTraits"] { groupTraits = properties(pair.value, kind: .groupTrait) }
+        var globals: [TrackingSpec.Parameter] = []
+        if let pair = top["globals"] { globals = properties(pair.value, kind: .global) }
+        for profile in providers {
+            check(events, globals: globals, against: profile)
+            check(screens, kind: .screen, globals: globals, against: profile)
+            check(properties: traits, kind: .trait, against: profile)
+            check(properties: groupTraits, kind: .groupTrait, against: profile)
+            check(properties: globals, kind: .global, against: profile)
+        }
         var tasks: [TrackingSpec.FocusTask] = []
         if let pair = top["tasks"] { tasks = self.tasks(pair.value, events: events) }
 
@@ -77,6 +96,10 @@ struct SpecValidationPass {
             providers: providers,
             types: typeOrder.compactMap { types[$0] },
             events: events,
+            screens: screens,
+            traits: traits,
+            groupTraits: groupTraits,
+            globals: globals,
             tasks: tasks
         )
     }

@@ -17,6 +17,14 @@ package struct TrackingSpec: Sendable, Hashable {
     package var types: [EnumType]
     /// Events, in file order.
     package var events: [Event]
+    /// Screens under `screens:`, in file order; declared and validated like events.
+    package var screens: [Event]
+    /// User traits under `traits:`, in file order.
+    package var traits: [Parameter]
+    /// Group traits under `groupTraits:`, in file order.
+    package var groupTraits: [Parameter]
+    /// Global properties under `globals:`, in file order.
+    package var globals: [Parameter]
     /// Tasks, in file order.
     package var tasks: [FocusTask]
 }
@@ -34,8 +42,11 @@ extension TrackingSpec {
     package struct EnumType: Sendable, Hashable {
         /// The name as written, or the made-up name of an inline enum.
         package var name: String
-        /// The Swift type name.
+        /// The Swift type name, qualified by its ``container``: `UserTrait.LoyaltyTier`.
         package var swiftName: String
+        /// The type it is nested in (`UserTrait`, `GroupTrait`, `AnalyticsGlobal`,
+        /// `AnalyticsScreen`), or `nil` for a top-level type.
+        package var container: String?
         /// `description:`.
         package var description: String?
         /// The cases in file order.
@@ -52,9 +63,9 @@ extension TrackingSpec {
         package var swiftName: String
     }
 
-    /// An event under `events:`.
+    /// An event under `events:`, or a screen under `screens:`.
     package struct Event: Sendable, Hashable {
-        /// The name sent to providers (before their mappers).
+        /// The name sent to providers (before their mappers): the key, or a screen's `name:`.
         package var name: String
         /// The Swift name of the factory.
         package var swiftName: String
@@ -75,7 +86,7 @@ extension TrackingSpec {
         package var location: SourceLocation
     }
 
-    /// A parameter of an event.
+    /// A parameter of an event or screen, a user or group trait, or a global property.
     package struct Parameter: Sendable, Hashable {
         /// The key sent to providers.
         package var name: String
@@ -91,8 +102,10 @@ extension TrackingSpec {
         package var swiftValueType: String
         /// `min`, `max`, `minLength`, `maxLength`, `pattern`.
         package var constraints: ParameterConstraint
-        /// `pii: true`.
+        /// `pii:`; `false` by default, `true` by default for traits.
         package var isPII: Bool
+        /// `persisted: true` on a global property.
+        package var isPersisted: Bool = false
         /// Where the parameter's name is written.
         package var location: SourceLocation
     }

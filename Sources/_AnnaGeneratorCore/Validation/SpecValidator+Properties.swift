@@ -1,0 +1,112 @@
+import AnnaRules
+
+/// What a parameter-like declaration belongs to: an event's or a screen's
+/// parameters, a user trait, a group trait or a global property. Traits and
+/// globals are declared like parameters, with their own defaults.
+enum ParameterKind: Sendable, Hashable {
+    case event
+    case screen
+    case trait
+    case groupTrait
+    case global
+
+    /// The section the declaration is written in.
+    var section: String {
+        switch self {
+        case .event: "events"
+        case .screen: "screens"
+        case .trait: "traits"
+        case .groupTrait: "groupTraits"
+        case .global: "globals"
+        }
+    }
+
+    /// How messages name one: `trait`, `global property`.
+    var word: String {
+        switch self {
+        case .event: "event"
+        case .screen: "screen"
+        case .trait: "trait"
+        case .groupTrait: "group trait"
+        case .global: "global property"
+        }
+    }
+
+    /// How messages name several.
+    var plural: String {
+        self == .global ? "global properties" : word + "s"
+    }
+
+    /// The type whose static factories the section generates.
+    var factoryType: String {
+        switch self {
+        case .event: "AnalyticsEvent"
+        case .screen: "AnalyticsScreen"
+        case .trait: "UserTrait"
+        case .groupTrait: "GroupTrait"
+        case .global: "AnalyticsGlobal"
+        }
+    }
+
+    /// The type inline enums are nested in; `nil` for events, whose enums are top-level.
+    var container: String? {
+        self == .event ? nil : factoryType
+    }
+
+    /// Traits are set one by one with a value, not declared as a call's parameters.
+    var isProperty: Bool {
+        switch self {
+        case .event, .screen: false
+        case .trait, .groupTrait, .global: true
+        }
+    }
+
+    /// Traits identify a person more often than not (Segment's and GDPR practice), so
+    /// they are PII unless the spec says `pii: false`; parameters and globals are not.
+    var isPIIByDefault: Bool {
+        self == .trait || self == .groupTrait
+    }
+}
+
+extension SpecValidationPass {
+    /// Factory names Swift does not allow after a dot, even in backticks.
+    static let reservedPropertyNames: Set<String> = ["init", "self", "Self", "Type", "Protocol"]
+
+    /// `traits:`, `groupTraits:` or `globals:`: each entry is declared like an event parameter.
+    mutating func properties(_ node: YAMLNode, kind: ParameterKind) -> [TrackingSpec.Parameter] {
+        guard let pairs = context.pairs(of: node, expected: "'\(kind.section)'") else { return [] }
+        var properties: [TrackingSpec.Parameter] = []
+        var swiftNames: [String: (String, SourceLocation)] = [:]
+        for pair in pairs {
+            guard SwiftNaming.isValidName(pair.key) else {
+                context.error("\(kind.word) name '\(pair.key)' cannot become a Swift name; use ASCII letters, digits, spaces, '_', '-' or '.', starting with a letter", at: pair.keyLocation)
+                continue
+            }
+            let swiftName = SwiftNaming.lowerCamelCase(pair.key)
+            if Self.reservedPropertyNames.contains(swiftName) {
+                context.error("\(kind.word) '\(pair.key)' would be the factory \(kind.factoryType).\(swiftName), which Swift does not allow after a dot; rename it", at: pair.keyLocation)
+                continue
+            }
+            if let (other, location) = swiftNames[swiftName] {
+                context.error("\(kind.plural) '\(other)' (line \(location.line), column \(location.column)) and '\(pair.key)' both become '\(swiftName)' in Swift; rename one of them", at: pair.keyLocation)
+                continue
+            }
+            swiftNames[swiftName] = (pair.key, pair.keyLocation)
+            let owner = ParameterOwner(parameter: pair.key, event: "", kind: kind)
+            if let property = typedParameter(pair, swiftName: swiftName, owner: owner) {
+                properties.append(property)
+            }
+        }
+        return properties
+    }
+
+    /// Rejects an optional type for a trait or global: one is left out by not setting
+    /// it, so there is no nil to send. `true` when the type is usable.
+    mutating func acceptsOptionality(of type: ValueType, owner: ParameterOwner, at location: SourceLocation) -> Bool {
+        guard type.isOptional, owner.kind.isProperty else { return true }
+        var plain = type
+        plain.isOptional = false
+        context.error("\(owner) cannot be optional ('\(type)'): a \(owner.kind.word) is left out by not setting it, never sent as nil; write '\(plain)'", at: location)
+        return false
+    }
+}
