@@ -44,7 +44,8 @@ extension AnalyticsService {
                 defer { state.isSuspended = false }
                 return state.isSuspended
             }
-            if wasSuspended { Task { await self.sendToProviders(.resume) } }
+            // Queued on the lanes now, so that everything handed to them later follows the resumption.
+            if wasSuspended { sendToProviders(.resume, then: nil) }
             if configuration.tracksLifecycleEvents {
                 report(Pipeline.lifecycleEvent(
                     "Application Opened", app: configuration.context.app, fromBackground: true))
@@ -67,15 +68,17 @@ extension AnalyticsService {
             state.isSuspended = true
             return true
         }
-        if suspend { await sendToProviders(.suspend) }
+        guard suspend else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            sendToProviders(.suspend) { continuation.resume() }
+        }
     }
 
-    /// Queues `suspend` or `resume` on every lane, after what it was handed before.
-    private func sendToProviders(_ action: ProviderLane.Transition) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let barrier = Barrier(parties: max(lanes.count, 1)) { continuation.resume() }
-            if lanes.isEmpty { barrier.arrive() }
-            for lane in lanes { lane.enqueueControl(.transition(action, barrier)) }
-        }
+    /// Queues `suspend` or `resume` on every lane, after what it was handed before;
+    /// `done` runs once every provider has done it.
+    private func sendToProviders(_ action: ProviderLane.Transition, then done: (@Sendable () -> Void)?) {
+        let barrier = Barrier(parties: max(lanes.count, 1)) { done?() }
+        if lanes.isEmpty { barrier.arrive() }
+        for lane in lanes { lane.enqueueControl(.transition(action, barrier)) }
     }
 }
