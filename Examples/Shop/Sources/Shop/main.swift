@@ -98,6 +98,7 @@ func runAppLaunch() async {
         lifecycle.send(.background)  // flushes within the background window, then suspends the provider
         await analytics.flush()
         let identity = await analytics.identity
+        lifecycle.send(.foreground)  // resumes the provider if it was suspended
         await analytics.shutdown()
 
         print("\nApp launch: anonymous id \(identity.anonymousID), user \(identity.userID ?? "none"); "
