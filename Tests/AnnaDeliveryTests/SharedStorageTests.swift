@@ -163,6 +163,37 @@ import Darwin
         #expect(Set(queues) == ["AnnaDeliveryChild.1", "AnnaDeliveryChild.2"], "the app moved to a queue of its own")
     }
 
+    /// Shutting down while suspended returns, sends nothing, and leaves every event,
+    /// those received while suspended too, for the next start; purging while
+    /// suspended returns too.
+    @Test func shutdownWhileSuspendedReturnsAndKeepsTheEvents() async throws {
+        let collector = try LoopbackCollector()
+        defer { collector.stop() }
+        let folder = TemporaryDirectory()
+        defer { folder.remove() }
+        let provider = try HTTPBatchProvider(
+            endpoint: collector.endpoint, writeKey: "test-key", storage: .shared(folder.url), configuration: .test())
+        try await provider.receive(envelopes(0..<10))
+        await provider.waitUntilPersisted()
+        await provider.suspend()
+        await provider.suspend()  // a second call does nothing
+        try await provider.receive(envelopes(10..<15))
+        await provider.shutdown()
+        #expect(try await collector.accepted().requests == 0, "nothing is sent while suspended")
+        let next = try HTTPBatchProvider(
+            endpoint: collector.endpoint, writeKey: "test-key", storage: .shared(folder.url), configuration: .test())
+        try await next.flush()
+        #expect(Set(try await Self.delivered(collector).keys) == Set(0..<15), "every event waited for the next start")
+        await next.purge()
+        await next.suspend()
+        await next.purge()
+        await next.resume()
+        try await next.receive(envelopes(20..<22))
+        try await next.flush()
+        #expect(Set(try await Self.delivered(collector).keys) == Set(0..<15).union(20..<22))
+        await next.shutdown()
+    }
+
     /// In one process: a second provider on the shared folder takes a queue of its own;
     /// a queue left with events is adopted on flush; opting out purges what this
     /// process holds and the queues of ended processes.

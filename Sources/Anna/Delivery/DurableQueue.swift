@@ -311,6 +311,8 @@ import Foundation
     /// Takes the storage directory's lock back after ``releaseLock()`` (on the caller's
     /// thread, after the writer's current work), then recovers from the directory, which
     /// another process may have changed meanwhile, and writes what was buffered.
+    /// On a shared folder (``DeliveryStorage/shared(_:)``), when another process took
+    /// the queue meanwhile, it claims another queue of the folder and writes there.
     /// - Throws: ``DurableStorageError`` (``DurableStorageError/isLockConflict``) when
     ///   another queue took the directory meanwhile; the queue stays released.
     public func reacquireLock() throws {

@@ -170,8 +170,10 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// Persists what was received, then waits for an upload round that started after
     /// the call: it sends everything persisted, or ends at a failed attempt (the
     /// uploader retries later on its own). Returns at once while the uploader waits
-    /// out a backoff.
+    /// out a backoff, and while the provider is suspended (``releaseLock()``): nothing
+    /// can be written or sent then.
     public func flush() async throws {
+        guard !released.withLock({ $0 }) else { return }
         await queue.waitUntilPersisted()
         await uploader.flush()
     }
@@ -188,9 +190,17 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// Persists what was received, makes a last upload attempt unless backing off,
     /// stops the uploader and releases the storage directory's lock, so that a new
     /// provider may open it. Undelivered events stay on disk for the next start.
+    /// While suspended (``releaseLock()``) it sends nothing: it retakes the storage
+    /// just long enough to persist what waited in memory, if it can.
     public func shutdown() async {
-        await queue.waitUntilPersisted()
-        await uploader.stop()
+        if released.withLock({ $0 }) {
+            // Held, the uploader's last round finds the released queue empty.
+            await uploader.stop()
+            if (try? queue.reacquireLock()) != nil { await queue.waitUntilPersisted() }
+        } else {
+            await queue.waitUntilPersisted()
+            await uploader.stop()
+        }
         await queue.releaseLock()
     }
 
