@@ -150,7 +150,7 @@ import Darwin
         defer { widget.kill() }
         let first = Set(0..<100).union(1_000_000..<1_000_020)
         #expect(await eventually(within: 60) { first.isSubset(of: ((try? await Self.delivered(collector)) ?? [:]).keys) })
-        #expect(Self.metrics(widget)["recovered"] == 100, "\(widget.lines.suffix(2))")
+        #expect(await eventually(within: 10) { Self.metrics(widget)["recovered"] == 100 }, "\(widget.lines.suffix(2))")
 
         _ = FileManager.default.createFile(atPath: folder.url.appendingPathComponent("resume").path, contents: nil)
         #expect(await eventually(within: 60) { app.lines.contains { $0.hasPrefix("resumed") } }, "\(app.lines)")

@@ -83,7 +83,17 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def leave_flight(self):
+        """A request is in flight from its arrival until its answer starts: a client
+        cannot send its next request before that, whereas the handler's thread may
+        finish later, after a request of another client arrived."""
+        if getattr(self, "in_flight", False):
+            self.in_flight = False
+            with lock:
+                state["inFlight"] -= 1
+
     def reply(self, status, body=b"{}", headers=()):
+        self.leave_flight()
         self.send_response(status)
         for name, value in headers:
             self.send_header(name, value)
@@ -129,11 +139,11 @@ class Handler(BaseHTTPRequestHandler):
         with lock:
             state["inFlight"] += 1
             state["maxConcurrent"] = max(state["maxConcurrent"], state["inFlight"])
+        self.in_flight = True
         try:
             self.handle_batch()
         finally:
-            with lock:
-                state["inFlight"] -= 1
+            self.leave_flight()
 
     def handle_batch(self):
         raw = self.body()
@@ -187,6 +197,7 @@ class Handler(BaseHTTPRequestHandler):
         with lock:
             state["statuses"]["200"] = state["statuses"].get("200", 0) + 1
         try:
+            self.leave_flight()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(count))
