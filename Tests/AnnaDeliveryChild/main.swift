@@ -7,6 +7,18 @@
 //       delivers what earlier processes left, prints "drained …" and exits.
 //   AnnaDeliveryChild fill <directory> <file size limit>
 //       appends records under RLIMIT_FSIZE (a disk that fills up), prints the metrics.
+//   AnnaDeliveryChild shared <folder> <endpoint> <first> <count>
+//       on a shared folder (an App Group's), reports events first..<first+count through
+//       the service (count 0: until killed), printing "persisted <n>"; then flushes
+//       every 50 ms and prints "metrics delivered … adopted … backlog … recovered …"
+//       whenever they change, until killed.
+//   AnnaDeliveryChild calls <directory> <endpoint>
+//       receives 40 envelopes of every kind, prints each as "envelope <JSON, base64>",
+//       prints "persisted 40" once they are accepted, then runs until killed.
+//   AnnaDeliveryChild suspend <folder> <endpoint> <first>
+//       on a shared folder: receives 100 events, makes an upload attempt, suspends
+//       (prints "suspended"), receives 50 more, waits for the file <folder>/resume,
+//       resumes, delivers everything and prints "resumed delivered … adopted …".
 @_spi(DurableQueue) import Anna
 import Foundation
 
@@ -28,11 +40,12 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
-func provider(_ directory: String, _ endpoint: String) -> HTTPBatchProvider {
+func provider(_ directory: String, _ endpoint: String, shared: Bool = false) -> HTTPBatchProvider {
+    let folder = URL(fileURLWithPath: directory)
     do {
         return try HTTPBatchProvider(
             endpoint: URL(string: endpoint)!, writeKey: "test-key",
-            storage: .directory(URL(fileURLWithPath: directory)),
+            storage: shared ? .shared(folder) : .directory(folder),
             configuration: .init(
                 flushAt: 100, flushInterval: .milliseconds(100), initialRetryDelay: .milliseconds(20),
                 maxRetryDelay: .milliseconds(200), requestTimeout: .seconds(5),
@@ -48,7 +61,29 @@ func numbered(_ number: Int) -> AnalyticsEvent {
     AnalyticsEvent(name: "Numbered", parameters: ["n": .int(number)])
 }
 
-guard arguments.count >= 4 else { fail("usage: AnnaDeliveryChild report|drain|fill …") }
+func envelope(_ event: AnalyticsEvent, kind: AnalyticsEnvelope.Kind = .track, number: Int) -> AnalyticsEnvelope {
+    AnalyticsEnvelope(
+        event: event, messageID: UUID(), timestamp: Date(), sessionID: 1_763_895_600_000, anonymousID: "anon-\(number)",
+        userID: kind == .track ? nil : "user-\(number)", context: AnalyticsContext(os: .init(name: "Linux", version: "6")),
+        kind: kind, groupID: kind == .group ? "group-\(number)" : nil, previousID: kind == .alias ? "old-\(number)" : nil)
+}
+
+/// Prints the provider's metrics whenever they change, flushing every 50 ms, forever.
+func flushForever(_ analytics: AnalyticsService, _ http: HTTPBatchProvider) async -> Never {
+    var printed = ""
+    while true {
+        await analytics.flush()
+        let metrics = http.metrics
+        let line = "metrics delivered \(metrics.delivered) adopted \(metrics.adopted) backlog \(metrics.backlog) recovered \(metrics.recovered)"
+        if line != printed {
+            say(line)
+            printed = line
+        }
+        try? await Task.sleep(for: .milliseconds(50))
+    }
+}
+
+guard arguments.count >= 4 else { fail("usage: AnnaDeliveryChild report|drain|fill|shared|calls|suspend …") }
 
 switch arguments[1] {
 case "report":
@@ -120,6 +155,74 @@ case "fill":
     }
     let metrics = queue.metrics
     say("persisted \(metrics.persisted) failed \(metrics.dropped(.writeFailed)) errors \(errors.count) \(errors.first)")
+
+case "shared":
+    guard arguments.count == 6, let first = Int(arguments[4]), let count = Int(arguments[5]) else {
+        fail("shared <folder> <endpoint> <first> <count>")
+    }
+    let http = provider(arguments[2], arguments[3], shared: true)
+    let analytics = AnalyticsService(providers: [http])
+    let printer = Thread {
+        var printed = 0
+        while true {
+            let persisted = http.metrics.persisted
+            if persisted != printed {
+                say("persisted \(persisted)")
+                printed = persisted
+            }
+            usleep(2000)
+        }
+    }
+    printer.start()
+    var number = first
+    while count == 0 || number < first + count {
+        analytics.report(numbered(number))
+        number += 1
+        if number % 3 == 0 { usleep(1000) }
+    }
+    await flushForever(analytics, http)
+
+case "calls":
+    let http = provider(arguments[2], arguments[3])
+    let kinds = AnalyticsEnvelope.Kind.allCases
+    let sent = (0..<40).map { number in
+        let kind = kinds[number % kinds.count]
+        let event = AnalyticsEvent(
+            name: kind == .screen ? "Screen \(number)" : kind == .track ? "Numbered" : "",
+            // One parameter: a dictionary's order differs between processes, and the
+            // test encodes these again to compare bytes.
+            parameters: kind == .alias ? [:] : ["n": .int(number)])
+        return envelope(event, kind: kind, number: number)
+    }
+    let encoder = JSONEncoder()
+    for envelope in sent {
+        guard let json = try? encoder.encode(envelope) else { fail("cannot encode \(envelope)") }
+        say("envelope \(json.base64EncodedString())")
+    }
+    try? await http.receive(sent)
+    await http.waitUntilPersisted()
+    say("persisted \(http.metrics.persisted)")
+    while true { usleep(100_000) }
+
+case "suspend":
+    guard arguments.count == 5, let first = Int(arguments[4]) else { fail("suspend <folder> <endpoint> <first>") }
+    let http = provider(arguments[2], arguments[3], shared: true)
+    let analytics = AnalyticsService(providers: [http])
+    try? await http.receive((first..<first + 100).map { envelope(numbered($0), number: $0) })
+    try? await http.flush()
+    say("persisted \(http.metrics.persisted)")
+    await http.suspend()
+    say("suspended")
+    try? await http.receive((first + 100..<first + 150).map { envelope(numbered($0), number: $0) })
+    let resume = URL(fileURLWithPath: arguments[2]).appendingPathComponent("resume").path
+    while !FileManager.default.fileExists(atPath: resume) { usleep(10_000) }
+    await http.resume()
+    while http.metrics.backlog > 0 || http.metrics.persisted < 150 {
+        try? await http.flush()
+        usleep(20_000)
+    }
+    say("resumed delivered \(http.metrics.delivered) adopted \(http.metrics.adopted) backlog \(http.metrics.backlog)")
+    await flushForever(analytics, http)
 
 default:
     fail("unknown mode \(arguments[1])")

@@ -79,6 +79,12 @@ final class LoopbackCollector: @unchecked Sendable {
             last: json["last"] as? [String: Any], arrivals: arrivals, hits: hits)
     }
 
+    /// Every batch request body as it arrived, answered or not.
+    func bodies() async throws -> [String] {
+        let data = try await request("/bodies", body: nil)
+        return try JSONSerialization.jsonObject(with: data) as? [String] ?? []
+    }
+
     private func request(_ path: String, body: Data?) async throws -> Data {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!, timeoutInterval: 30)
         request.httpMethod = body == nil ? "GET" : "POST"

@@ -10,10 +10,14 @@ POST /v1/batch   checks basic auth and the batch format, then answers with the
                  "rejectNumbers": [n] answers 400 to batches holding an event whose
                  properties.n is listed. Events of batches answered 200 are recorded.
 POST /control    {"script": [...], "default": {...}, "maxEvents": n, "rejectNumbers": [...], "reset": bool}
-GET  /accepted   {"events": [[messageId, event, properties.n]], "requests": n,
+                 Every call of the Segment spec is checked by its type: track (event,
+                 properties), screen (name, properties), identify (traits), group
+                 (groupId, traits), alias (previousId, userId).
+GET  /accepted   {"events": [[messageId, event|name|type, properties.n|traits.n]], "requests": n,
                   "statuses": {...}, "maxConcurrent": n, "invalid": [...], "last": batch,
                   "arrivals": [[time, [messageId...]]] (each batch body as it arrived),
                   "hits": [[method, path, hasAuthorization, bodyBytes]] (every other request)}
+GET  /bodies     every batch request body as it arrived (text), answered or not.
 Prints "PORT <n>" once listening.
 """
 import base64, json, re, sys, threading, time
@@ -24,8 +28,27 @@ TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
 lock = threading.Lock()
 state = {"script": [], "default": {"status": 200}, "maxEvents": None, "rejectNumbers": [], "events": [],
          "requests": 0, "statuses": {}, "inFlight": 0, "maxConcurrent": 0, "invalid": [], "last": None,
-         "arrivals": [], "hits": []}
+         "arrivals": [], "hits": [], "bodies": []}
 VIEW = ("events", "requests", "statuses", "maxConcurrent", "invalid", "last", "arrivals", "hits")
+
+
+# The fields each call of the Segment HTTP Tracking API requires, and their JSON types.
+FIELDS = {
+    "track": [("event", str), ("properties", dict)],
+    "screen": [("name", str), ("properties", dict)],
+    "identify": [("traits", dict)],
+    "group": [("groupId", str), ("traits", dict)],
+    "alias": [("previousId", str), ("userId", str)],
+}
+
+
+def label(event):
+    """What the events list calls an event: its name, or its type for identify, group, alias."""
+    return event.get("event") or event.get("name") or event["type"]
+
+
+def number(event):
+    return (event.get("properties") or event.get("traits") or {}).get("n")
 
 
 def problems(batch):
@@ -35,10 +58,14 @@ def problems(batch):
     if not TIMESTAMP.match(batch.get("sentAt", "")):
         found.append("sentAt")
     for event in batch["batch"]:
-        if event.get("type") != "track" or not isinstance(event.get("event"), str):
-            found.append("type/event")
-        if not isinstance(event.get("properties"), dict) or not isinstance(event.get("context"), dict):
-            found.append("properties/context")
+        if not isinstance(event, dict) or event.get("type") not in FIELDS:
+            found.append("type")
+            continue
+        for name, kind in FIELDS[event["type"]]:
+            if not isinstance(event.get(name), kind):
+                found.append(event["type"] + "." + name)
+        if not isinstance(event.get("context"), dict):
+            found.append("context")
         if not re.match(r"^[0-9a-f-]{36}$", event.get("messageId", "")):
             found.append("messageId")
         if not TIMESTAMP.match(event.get("timestamp", "")):
@@ -56,7 +83,17 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def leave_flight(self):
+        """A request is in flight from its arrival until its answer starts: a client
+        cannot send its next request before that, whereas the handler's thread may
+        finish later, after a request of another client arrived."""
+        if getattr(self, "in_flight", False):
+            self.in_flight = False
+            with lock:
+                state["inFlight"] -= 1
+
     def reply(self, status, body=b"{}", headers=()):
+        self.leave_flight()
         self.send_response(status)
         for name, value in headers:
             self.send_header(name, value)
@@ -73,6 +110,10 @@ class Handler(BaseHTTPRequestHandler):
             state["hits"].append([self.command, self.path, "Authorization" in self.headers, body_bytes])
 
     def do_GET(self):
+        if self.path == "/bodies":
+            with lock:
+                data = json.dumps(state["bodies"]).encode()
+            return self.reply(200, data)
         if self.path != "/accepted":
             self.hit(0)
             return self.reply(404)
@@ -87,7 +128,7 @@ class Handler(BaseHTTPRequestHandler):
             with lock:
                 if command.get("reset"):
                     state.update(events=[], requests=0, statuses={}, maxConcurrent=0, invalid=[], last=None,
-                                 arrivals=[], hits=[])
+                                 arrivals=[], hits=[], bodies=[])
                 for key in ("script", "default", "maxEvents", "rejectNumbers"):
                     if key in command:
                         state[key] = command[key]
@@ -98,11 +139,11 @@ class Handler(BaseHTTPRequestHandler):
         with lock:
             state["inFlight"] += 1
             state["maxConcurrent"] = max(state["maxConcurrent"], state["inFlight"])
+        self.in_flight = True
         try:
             self.handle_batch()
         finally:
-            with lock:
-                state["inFlight"] -= 1
+            self.leave_flight()
 
     def handle_batch(self):
         raw = self.body()
@@ -116,6 +157,7 @@ class Handler(BaseHTTPRequestHandler):
             except (ValueError, KeyError, TypeError, AttributeError):
                 ids = []
             state["arrivals"].append([time.time(), ids])
+            state["bodies"].append(raw.decode("utf-8", "replace"))
         expected = "Basic " + base64.b64encode((WRITE_KEY + ":").encode()).decode()
         if self.headers.get("Authorization") != expected:
             return self.answer(401, action={})
@@ -138,7 +180,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(400, note=", ".join(sorted(set(found))))
         if len(raw) > 500 * 1024 or (max_events is not None and len(batch["batch"]) > max_events):
             return self.answer(413)
-        if any(event["properties"].get("n") in reject_numbers for event in batch["batch"]):
+        if any(number(event) in reject_numbers for event in batch["batch"]):
             return self.answer(400, note="event rejected")
         if action.get("trickle"):
             return self.trickle(action["trickle"], action.get("every", 1))
@@ -147,7 +189,7 @@ class Handler(BaseHTTPRequestHandler):
             with lock:
                 state["last"] = batch
                 for event in batch["batch"]:
-                    state["events"].append([event["messageId"], event["event"], event["properties"].get("n")])
+                    state["events"].append([event["messageId"], label(event), number(event)])
         headers = [("Retry-After", str(action["retryAfter"]))] if "retryAfter" in action else []
         self.answer(status, headers=headers)
 
@@ -155,6 +197,7 @@ class Handler(BaseHTTPRequestHandler):
         with lock:
             state["statuses"]["200"] = state["statuses"].get("200", 0) + 1
         try:
+            self.leave_flight()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(count))

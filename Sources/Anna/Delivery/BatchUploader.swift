@@ -9,9 +9,14 @@ import FoundationNetworking
 /// ``UploadStateMachine`` decides — reads batches from the durable queue, sends
 /// them one request at a time, acknowledges, counts, reports, waits.
 ///
-/// Threads: the machine, the batch read last and the thread's clock reads belong
-/// to the uploader thread alone. Callers (`flush`, `stop`, `purge`, the queue's
-/// persist handler) meet it in `inbox`, under its lock, and wake it with `wake`.
+/// On a shared folder (``DeliveryStorage/shared(_:)``) it also holds the folder's
+/// upload lock around each request, and adopts the queues of processes that ended:
+/// at start, on every flush and every ``HTTPBatchProvider/Configuration/flushInterval``.
+///
+/// Threads: the machine, the batch read last, the thread's clock reads, adoption and
+/// the upload lock belong to the uploader thread alone. Callers (`flush`, `stop`,
+/// `purge`, `suspend`, the queue's persist handler) meet it in `inbox`, under its
+/// lock, and wake it with `wake`.
 /// Every wait is on the monotonic clock (`DispatchTime`), never on the wall clock.
 final class BatchUploader: Sendable {
     typealias Machine = UploadStateMachine<SystemRandomNumberGenerator>
@@ -20,6 +25,7 @@ final class BatchUploader: Sendable {
     private let configuration: HTTPBatchProvider.Configuration
     private let counters: LockedState<HTTPBatchProvider.Metrics>
     private let transport: CollectorTransport
+    private let shared: SharedDeliveryFolder?
     private let wake = DispatchSemaphore(value: 0)
     private let inbox = LockedState(Inbox())
 
@@ -38,12 +44,22 @@ final class BatchUploader: Sendable {
         var pauseWaiters: [CheckedContinuation<Bool, Never>] = []
         /// The request in flight, for a purge to cancel.
         var inFlight: URLSessionTask?
+        /// The app is suspended: no request may start, nothing is held, until `resume`.
+        var suspended = false
+        /// A flush asked for an adoption of ended processes' queues first.
+        var adoptRequested = false
+    }
+
+    /// Whether requests must wait: a purge or a suspension is under way.
+    private static func isHeld(_ inbox: Inbox) -> Bool {
+        inbox.pauses > 0 || inbox.suspended
     }
 
     init(
         endpoint: URL, writeKey: String, queue: DurableQueue, configuration: HTTPBatchProvider.Configuration,
-        counters: LockedState<HTTPBatchProvider.Metrics>
+        counters: LockedState<HTTPBatchProvider.Metrics>, shared: SharedDeliveryFolder? = nil
     ) {
+        self.shared = shared
         self.queue = queue
         self.configuration = configuration
         self.counters = counters
@@ -72,6 +88,7 @@ final class BatchUploader: Sendable {
                 inbox.nextFlushID += 1
                 inbox.flushWaiters[id] = continuation
                 inbox.newFlushes.append(id)
+                inbox.adoptRequested = true
                 return false
             }
             if stopped { continuation.resume() } else { wake.signal() }
@@ -107,10 +124,40 @@ final class BatchUploader: Sendable {
             if stopped { continuation.resume(returning: false) } else { wake.signal() }
         }
         await queue.purge()
+        // Ended processes' queues this one would adopt go too; live processes purge
+        // their own when the opt-out reaches them.
+        await shared?.purgeOrphans(configuration: queue.configuration, errorHandler: storageErrorHandler)
         if paused {
             inbox.withLock { $0.pauses -= 1 }
             wake.signal()
         }
+    }
+
+    /// Cancels the request in flight and holds the thread, holding no lock and no
+    /// records, until ``resume()``: for an app about to be suspended. Returns once
+    /// the thread is held (or has ended).
+    func suspend() async {
+        _ = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let stopped = inbox.withLock { inbox -> Bool in
+                if inbox.stopped { return true }
+                inbox.suspended = true
+                inbox.pauseWaiters.append(continuation)
+                inbox.inFlight?.cancel()
+                return false
+            }
+            if stopped { continuation.resume(returning: false) } else { wake.signal() }
+        }
+    }
+
+    /// Lets the thread read and send again after ``suspend()``.
+    func resume() {
+        inbox.withLock { $0.suspended = false }
+        wake.signal()
+    }
+
+    private var storageErrorHandler: (@Sendable (DurableStorageError) -> Void)? {
+        guard let handler = configuration.errorHandler else { return nil }
+        return { error in handler(.storage(error)) }
     }
 
     // MARK: The thread
@@ -122,7 +169,10 @@ final class BatchUploader: Sendable {
             configuration: .init(configuration), random: SystemRandomNumberGenerator(), now: .now)
         machine.recovered(queue.metrics.recovered)
         var batch: [DurableQueue.Record] = []
+        var nextAdoption = ContinuousClock.now
         while true {
+            // Before the flushes reach the machine, so that their round sends what was adopted.
+            adoptIfDue(&nextAdoption)
             takeInbox(into: &machine, batch: batch)
             if holdWhilePurging() {
                 machine.abandonBatch()
@@ -141,7 +191,8 @@ final class BatchUploader: Sendable {
                     continue
                 }
                 perform(machine.answered(answer, now: .now), batch: batch)
-            case .wait(let until):
+            case .wait(var until):
+                if shared != nil { until = min(until ?? nextAdoption, nextAdoption) }
                 let timeout = until.map { DispatchTime.now() + max(.zero, $0 - .now).dispatchInterval } ?? .distantFuture
                 _ = wake.wait(timeout: timeout)
             case .finish:
@@ -149,6 +200,23 @@ final class BatchUploader: Sendable {
                 return
             }
         }
+    }
+
+    /// On a shared folder, moves the records of ended processes' queues into this
+    /// one when a flush asked for it or `next` has passed (then sets the next time).
+    private func adoptIfDue(_ next: inout ContinuousClock.Instant) {
+        guard let shared else { return }
+        let requested = inbox.withLock { inbox in
+            defer { inbox.adoptRequested = false }
+            return inbox.adoptRequested && !Self.isHeld(inbox)
+        }
+        let now = ContinuousClock.now
+        guard requested || now >= next else { return }
+        next = now + configuration.flushInterval
+        let adoption = shared.adoptOrphans(
+            into: queue, configuration: queue.configuration, errorHandler: storageErrorHandler,
+            shouldStop: { inbox.withLock { Self.isHeld($0) } })
+        if adoption.records > 0 { counters.withLock { $0.adopted += adoption.records } }
     }
 
     /// Hands what callers left in the inbox to the machine.
@@ -166,12 +234,14 @@ final class BatchUploader: Sendable {
         if stop { machine.stopRequested() }
     }
 
-    /// While a purge runs, tells it no records are held, and waits; `true` if it did.
+    /// While a purge or a suspension is under way, tells it no records are held, and
+    /// waits; `true` if it did. A stop ends a suspension's wait: its last round finds
+    /// nothing to read in the released queue.
     private func holdWhilePurging() -> Bool {
         var held = false
         while true {
             let waiters = inbox.withLock { inbox -> [CheckedContinuation<Bool, Never>]? in
-                guard inbox.pauses > 0 else { return nil }
+                guard inbox.pauses > 0 || (inbox.suspended && !inbox.stopRequested) else { return nil }
                 defer { inbox.pauseWaiters = [] }
                 return inbox.pauseWaiters
             }
@@ -242,9 +312,18 @@ final class BatchUploader: Sendable {
         TrackingAPIEncoder.timestamp(Date(), into: &body)
         body.append(contentsOf: #""}"#.utf8)
 
+        if let shared {
+            switch lockUploads(shared) {
+            case .locked: break
+            case .held: return nil
+            case .busy:
+                return .failed(status: nil, message: "another process of the shared folder is uploading", retryAfter: nil)
+            }
+        }
+        defer { shared?.unlockUploads() }
         let response = transport.send(Data(body)) { task in
             inbox.withLock { inbox in
-                guard inbox.pauses == 0 else { return false }
+                guard !Self.isHeld(inbox) else { return false }
                 inbox.inFlight = task
                 task.resume()
                 return true
@@ -252,10 +331,26 @@ final class BatchUploader: Sendable {
         }
         let interrupted = inbox.withLock { inbox in
             inbox.inFlight = nil
-            return inbox.pauses > 0
+            return Self.isHeld(inbox)
         }
         guard let response, !interrupted else { return nil }
         return Self.classify(response)
+    }
+
+    private enum UploadLock { case locked, held, busy }
+
+    /// Waits for the shared folder's upload lock, polling: at most about one request's
+    /// time (another process holds it for one request at a time), and not while a
+    /// purge or a suspension is under way.
+    private func lockUploads(_ shared: SharedDeliveryFolder) -> UploadLock {
+        let deadline = ContinuousClock.now + configuration.requestTimeout + .seconds(1)
+        while true {
+            if inbox.withLock({ Self.isHeld($0) }) { return .held }
+            if shared.tryLockUploads() { return .locked }
+            if ContinuousClock.now >= deadline { return .busy }
+            // A wake-up taken here is harmless: the loop reads the inbox after the request.
+            _ = wake.wait(timeout: .now() + .milliseconds(5))
+        }
     }
 
     /// The machine's view of a response.

@@ -11,6 +11,19 @@ public enum DeliveryStorage: Sendable, Hashable {
     /// a second queue on the same directory, in this process or another, fails to
     /// open (``DurableStorageError/isLockConflict``).
     case directory(URL)
+    /// A folder that an app and its extensions share, such as a folder in an App
+    /// Group container (`FileManager.containerURL(forSecurityApplicationGroupIdentifier:)`).
+    /// Created if missing.
+    ///
+    /// Each process writes its own queue, `queues/<process name>.<n>` under the
+    /// folder, claimed by an exclusive `flock`, so no two processes write one queue.
+    /// One process at a time sends a request (a `flock` on `upload.lock` around
+    /// each). The queues of processes that ended (exited, crashed or were killed
+    /// with events left) are adopted by a live process, at start, on every flush
+    /// and every ``HTTPBatchProvider/Configuration/flushInterval``: their events,
+    /// bytes and message ids unchanged, move into its queue and are delivered at
+    /// least once.
+    case shared(URL)
     /// Memory, at most `limit` bytes of framed events; the oldest are dropped and
     /// counted beyond it. Nothing survives the process.
     case memory(limit: Int)

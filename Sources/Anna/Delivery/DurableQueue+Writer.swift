@@ -44,10 +44,13 @@ extension DurableQueue {
         /// How often, at most, the age stamps are saved while writing.
         static let stampsInterval: Int64 = 5_000_000_000
 
-        let store: any SegmentStore
+        /// The storage; replaced only by `reacquire()` when ``reclaim`` gives another.
+        private(set) var store: any SegmentStore
         let configuration: Configuration
         let state: LockedState<BufferState>
-        let location: String
+        private(set) var location: String
+        /// A store of its own when the released one was taken meanwhile (shared folders).
+        private let reclaim: (@Sendable () throws -> any SegmentStore)?
         private let errorHandler: (@Sendable (DurableStorageError) -> Void)?
         var storage = Storage.needsRecovery
         var segments: [Segment] = []
@@ -68,9 +71,11 @@ extension DurableQueue {
 
         init(
             store: any SegmentStore, configuration: Configuration, clock: QueueClock, location: String,
-            state: LockedState<BufferState>, errorHandler: (@Sendable (DurableStorageError) -> Void)?
+            state: LockedState<BufferState>, reclaim: (@Sendable () throws -> any SegmentStore)? = nil,
+            errorHandler: (@Sendable (DurableStorageError) -> Void)?
         ) {
             self.store = store
+            self.reclaim = reclaim
             self.configuration = configuration
             self.clock = AgeClock(source: clock)
             self.location = location
@@ -230,10 +235,21 @@ extension DurableQueue {
         }
 
         /// Takes the lock again; the next operation recovers from what is on disk,
-        /// which another process may have changed meanwhile.
+        /// which another process may have changed meanwhile. When another queue took
+        /// the store meanwhile and the queue can `reclaim`, it moves to a store of its
+        /// own: what it buffered is written there.
         func reacquire() throws {
             guard storage == .released else { return }
-            try store.acquireLock()
+            do {
+                try store.acquireLock()
+            } catch let error as DurableStorageError where error.isLockConflict {
+                guard let reclaim else { throw error }
+                let claimed = try reclaim()
+                store = claimed
+                if let files = claimed as? FileSegmentStore { location = files.directory.path }
+                // Segment numbers and the cursor belong to the old store.
+                nextID = 1
+            }
             storage = .needsRecovery
         }
 

@@ -59,22 +59,34 @@ import Foundation
         var configuration = configuration
         let store: any SegmentStore
         let location: String
+        var reclaim: (@Sendable () throws -> any SegmentStore)?
         switch storage {
         case .directory(let url):
             store = FileSegmentStore(directory: url)
             location = url.path
+        case .shared(let folder):
+            let shared = SharedDeliveryFolder(folder: folder)
+            let claimed = try shared.claim()
+            store = claimed
+            location = claimed.directory.path
+            // After a suspension another process may have adopted the queue: claim another.
+            reclaim = { try shared.claim() }
         case .memory(let limit):
             store = MemorySegmentStore()
             location = "memory"
             configuration.maxBytes = limit
             configuration.maxAge = .seconds(Int64.max / 4)
         }
-        try self.init(store: store, configuration: configuration, location: location, errorHandler: errorHandler)
+        try self.init(
+            store: store, configuration: configuration, location: location, reclaim: reclaim, errorHandler: errorHandler)
     }
 
+    /// - Parameter reclaim: Where to go when ``reacquireLock()`` finds the store taken
+    ///   by another queue: a store of its own, locked.
     init(
         store: any SegmentStore, configuration: Configuration, clock: QueueClock = .system,
-        location: String = "memory", errorHandler: (@Sendable (DurableStorageError) -> Void)?
+        location: String = "memory", reclaim: (@Sendable () throws -> any SegmentStore)? = nil,
+        errorHandler: (@Sendable (DurableStorageError) -> Void)?
     ) throws {
         var configuration = configuration
         configuration.segmentSize = max(4096, min(configuration.segmentSize, configuration.maxBytes / 4))
@@ -86,7 +98,7 @@ import Foundation
         self.state = state
         self.writer = Writer(
             store: store, configuration: configuration, clock: clock, location: location, state: state,
-            errorHandler: errorHandler)
+            reclaim: reclaim, errorHandler: errorHandler)
         ioQueue.setSpecific(key: onWriterQueue, value: ())
         ioQueue.async { [writer] in _ = writer.ensureReady() }
     }
@@ -299,6 +311,8 @@ import Foundation
     /// Takes the storage directory's lock back after ``releaseLock()`` (on the caller's
     /// thread, after the writer's current work), then recovers from the directory, which
     /// another process may have changed meanwhile, and writes what was buffered.
+    /// On a shared folder (``DeliveryStorage/shared(_:)``), when another process took
+    /// the queue meanwhile, it claims another queue of the folder and writes there.
     /// - Throws: ``DurableStorageError`` (``DurableStorageError/isLockConflict``) when
     ///   another queue took the directory meanwhile; the queue stays released.
     public func reacquireLock() throws {

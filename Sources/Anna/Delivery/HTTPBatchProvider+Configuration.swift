@@ -120,6 +120,9 @@ extension HTTPBatchProvider {
         public var backlog = 0
         /// Events found on disk at start, from earlier runs.
         public var recovered = 0
+        /// Events moved into this provider's queue from the queues of processes that
+        /// ended, on a shared folder (``DeliveryStorage/shared(_:)``).
+        public var adopted = 0
         /// Bytes of storage at start that held no intact event (torn writes, damage).
         public var skippedBytes = 0
 

@@ -37,7 +37,14 @@ import Foundation
 ///
 /// The uploader thread runs until ``shutdown()``, which ``AnalyticsService/shutdown()``
 /// calls. Use one provider per storage directory and process: a second one on the
-/// same directory fails with ``DeliveryError/storageLocked(_:)``.
+/// same directory fails with ``DeliveryError/storageLocked(_:)``. An app and its
+/// extensions share a folder with ``DeliveryStorage/shared(_:)``: each process
+/// writes its own queue there, one uploads at a time, and the queues of processes
+/// that ended are adopted and delivered by a live one.
+///
+/// It takes every call of the Segment spec (``ProviderOptions/receivedKinds`` holds
+/// every ``AnalyticsEnvelope/Kind``) and sends each in its own format: `track`,
+/// `screen`, `identify`, `group` and `alias`.
 ///
 /// Threads: ``receive(_:)`` runs on the service's lane for this provider, with the
 /// encoder behind its own lock; the counters are behind theirs. The queue's state
@@ -50,11 +57,14 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// The provider's configuration.
     public let configuration: Configuration
     /// Receives PII only if `options` says so; no mapper and no profile by default.
+    /// Always receives every kind of call, whatever the options given.
     public let options: ProviderOptions
     let queue: DurableQueue
     private let encoder = LockedState(TrackingAPIEncoder())
     private let counters: LockedState<Metrics>
     private let uploader: BatchUploader
+    /// Whether ``releaseLock()`` gave the storage up; behind its lock.
+    private let released = LockedState(false)
 
     /// Creates a provider and starts its writer and uploader. Touches no disk on
     /// the calling thread: recovery of earlier events runs on the queue's writer.
@@ -63,8 +73,10 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     ///     `https` only; `http` only for 127.0.0.0/8, `::1` and `localhost`.
     ///   - writeKey: The source's write key, sent as the user of HTTP basic auth.
     ///   - storage: Where events wait: ``DeliveryStorage/directory(_:)`` to survive
-    ///     crashes, or ``DeliveryStorage/memory(limit:)``.
-    ///   - options: PII and naming for this provider; none by default.
+    ///     crashes, ``DeliveryStorage/shared(_:)`` for a folder an app shares with its
+    ///     extensions, or ``DeliveryStorage/memory(limit:)``.
+    ///   - options: PII and naming for this provider; none by default. Its
+    ///     `receivedKinds` is set to every kind: the provider sends them all.
     ///   - configuration: Flush triggers, limits, retries and the queue's caps.
     /// - Throws: ``DeliveryError/insecureEndpoint(_:)`` for any other endpoint;
     ///   ``DeliveryError/storageLocked(_:)`` when another provider or queue, in this
@@ -80,6 +92,8 @@ public final class HTTPBatchProvider: AnalyticsProvider {
         guard Self.isAllowed(endpoint) else { throw DeliveryError.insecureEndpoint(endpoint) }
         self.endpoint = endpoint
         self.configuration = configuration
+        var options = options
+        options.receivedKinds = Set(AnalyticsEnvelope.Kind.allCases)
         self.options = options
         let errorHandler = configuration.errorHandler
         do {
@@ -93,8 +107,11 @@ public final class HTTPBatchProvider: AnalyticsProvider {
         }
         let counters = LockedState(Metrics())
         self.counters = counters
+        var shared: SharedDeliveryFolder?
+        if case .shared(let folder) = storage { shared = SharedDeliveryFolder(folder: folder) }
         uploader = BatchUploader(
-            endpoint: endpoint, writeKey: writeKey, queue: queue, configuration: configuration, counters: counters)
+            endpoint: endpoint, writeKey: writeKey, queue: queue, configuration: configuration, counters: counters,
+            shared: shared)
         uploader.start()
     }
 
@@ -153,8 +170,10 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// Persists what was received, then waits for an upload round that started after
     /// the call: it sends everything persisted, or ends at a failed attempt (the
     /// uploader retries later on its own). Returns at once while the uploader waits
-    /// out a backoff.
+    /// out a backoff, and while the provider is suspended (``releaseLock()``): nothing
+    /// can be written or sent then.
     public func flush() async throws {
+        guard !released.withLock({ $0 }) else { return }
         await queue.waitUntilPersisted()
         await uploader.flush()
     }
@@ -162,6 +181,8 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// Deletes every event not yet delivered (the user opted out). Once it returns,
     /// no request carries an event received before the call: new requests wait, the
     /// one in flight is cancelled and its answer ignored, then the queue is purged.
+    /// On a shared folder, the queues of ended processes that this one would adopt
+    /// are purged too; live processes purge their own.
     public func purge() async {
         await uploader.purge()
     }
@@ -169,27 +190,64 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// Persists what was received, makes a last upload attempt unless backing off,
     /// stops the uploader and releases the storage directory's lock, so that a new
     /// provider may open it. Undelivered events stay on disk for the next start.
+    /// While suspended (``releaseLock()``) it sends nothing: it retakes the storage
+    /// just long enough to persist what waited in memory, if it can.
     public func shutdown() async {
-        await queue.waitUntilPersisted()
-        await uploader.stop()
+        if released.withLock({ $0 }) {
+            // Held, the uploader's last round finds the released queue empty.
+            await uploader.stop()
+            if (try? queue.reacquireLock()) != nil { await queue.waitUntilPersisted() }
+        } else {
+            await queue.waitUntilPersisted()
+            await uploader.stop()
+        }
         await queue.releaseLock()
     }
 
     // MARK: Suspension
 
+    /// Gives up every lock, for an app about to be suspended: ``releaseLock()``.
+    /// The service calls it after its flush.
+    public func suspend() async {
+        await releaseLock()
+    }
+
+    /// Takes the storage back after ``suspend()``: ``reacquireLock()``. A failure is
+    /// reported to the error handler; events wait in memory until a later
+    /// ``reacquireLock()`` succeeds.
+    public func resume() async {
+        do {
+            try reacquireLock()
+        } catch let error as DeliveryError {
+            configuration.errorHandler?(error)
+        } catch {}
+    }
+
     /// Writes and syncs what was received, closes the storage's files and releases
-    /// the storage directory's lock, for an app about to be suspended (iOS kills a
-    /// suspended app that holds a file lock in an App Group container). Events
-    /// received meanwhile wait in memory, within the queue's buffer bound; uploads
-    /// find nothing to read until ``reacquireLock()``.
+    /// every lock, for an app about to be suspended (iOS kills a suspended app that
+    /// holds a file lock in an App Group container): the request in flight is
+    /// cancelled (its events are sent again later, with their message ids), no new
+    /// one starts, and on a shared folder the upload lock is free too. Events
+    /// received meanwhile wait in memory, within the queue's buffer bound, until
+    /// ``reacquireLock()``. Calling it again while released does nothing.
     public func releaseLock() async {
+        let wasReleased = released.withLock { released in
+            defer { released = true }
+            return released
+        }
+        guard !wasReleased else { return }
+        await uploader.suspend()
         await queue.releaseLock()
     }
 
     /// Takes the storage directory's lock again and reads the directory anew (an
     /// extension may have written meanwhile), then resumes writing and uploading.
-    /// - Throws: ``DeliveryError/storageLocked(_:)`` when another process took it
-    ///   meanwhile; ``DeliveryError/storage(_:)`` when it cannot be opened.
+    /// On a shared folder, when another process adopted this process's queue
+    /// meanwhile, the provider claims another queue in the folder and writes there.
+    /// - Throws: ``DeliveryError/storageLocked(_:)`` when another process took the
+    ///   directory meanwhile (a ``DeliveryStorage/directory(_:)`` only);
+    ///   ``DeliveryError/storage(_:)`` when it cannot be opened. The provider stays
+    ///   released; call it again later.
     public func reacquireLock() throws {
         do {
             try queue.reacquireLock()
@@ -198,6 +256,11 @@ public final class HTTPBatchProvider: AnalyticsProvider {
         } catch let error as DurableStorageError {
             throw DeliveryError.storage(error)
         }
+        let wasReleased = released.withLock { released in
+            defer { released = false }
+            return released
+        }
+        if wasReleased { uploader.resume() }
     }
 
     // MARK: State

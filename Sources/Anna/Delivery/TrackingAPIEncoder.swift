@@ -10,21 +10,45 @@ struct TrackingAPIEncoder {
     private var lastContext: AnalyticsContext?
     private var contextBytes: [UInt8] = []
 
-    /// `{"type":"track","event":…,"properties":{…},"messageId":…,"timestamp":…,
-    /// "anonymousId":…,"userId":…,"context":{…}}`
+    /// One call of the Segment spec, by the envelope's kind:
+    /// - track: `{"type":"track","event":…,"properties":{…},…}`
+    /// - screen: `{"type":"screen","name":…,"properties":{…},…}`
+    /// - identify: `{"type":"identify","traits":{…},…}`
+    /// - group: `{"type":"group","groupId":…,"traits":{…},…}`
+    /// - alias: `{"type":"alias","previousId":…,…}`
+    ///
+    /// each followed by `"messageId":…,"timestamp":…,"anonymousId":…,"userId":…,"context":{…}`.
     mutating func encode(_ envelope: AnalyticsEnvelope, into out: inout [UInt8]) {
-        out.append(contentsOf: #"{"type":"track","event":"#.utf8)
-        Self.string(envelope.event.name, into: &out)
-        out.append(contentsOf: #","properties":{"#.utf8)
-        var first = true
-        for (key, value) in envelope.event.parameters {
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            Self.string(key, into: &out)
-            out.append(UInt8(ascii: ":"))
-            Self.value(value, into: &out)
+        switch envelope.kind {
+        case .track:
+            out.append(contentsOf: #"{"type":"track","event":"#.utf8)
+            Self.string(envelope.event.name, into: &out)
+            out.append(contentsOf: #","properties":{"#.utf8)
+            Self.fields(envelope.event.parameters, into: &out)
+            out.append(UInt8(ascii: "}"))
+        case .screen:
+            out.append(contentsOf: #"{"type":"screen","name":"#.utf8)
+            Self.string(envelope.event.name, into: &out)
+            out.append(contentsOf: #","properties":{"#.utf8)
+            Self.fields(envelope.event.parameters, into: &out)
+            out.append(UInt8(ascii: "}"))
+        case .identify:
+            out.append(contentsOf: #"{"type":"identify","traits":{"#.utf8)
+            Self.fields(envelope.event.parameters, into: &out)
+            out.append(UInt8(ascii: "}"))
+        case .group:
+            out.append(contentsOf: #"{"type":"group","groupId":"#.utf8)
+            Self.string(envelope.groupID ?? "", into: &out)
+            out.append(contentsOf: #","traits":{"#.utf8)
+            Self.fields(envelope.event.parameters, into: &out)
+            out.append(UInt8(ascii: "}"))
+        case .alias:
+            // Segment requires the former id; without one, the anonymous id is what
+            // the user was known by, as Segment's own libraries send.
+            out.append(contentsOf: #"{"type":"alias","previousId":"#.utf8)
+            Self.string(envelope.previousID ?? envelope.anonymousID, into: &out)
         }
-        out.append(contentsOf: #"},"messageId":""#.utf8)
+        out.append(contentsOf: #","messageId":""#.utf8)
         Self.uuid(envelope.messageID, into: &out)
         out.append(contentsOf: #"","timestamp":""#.utf8)
         Self.timestamp(envelope.timestamp, into: &out)
@@ -48,6 +72,18 @@ struct TrackingAPIEncoder {
         out.append(contentsOf: #","sessionId":"#.utf8)
         out.append(contentsOf: String(envelope.sessionID).utf8)
         out.append(contentsOf: "}}".utf8)
+    }
+
+    /// `"key":value,…` of a properties or traits object, without its braces.
+    private static func fields(_ fields: [String: AnalyticsValue], into out: inout [UInt8]) {
+        var first = true
+        for (key, value) in fields {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            string(key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            self.value(value, into: &out)
+        }
     }
 
     private static func context(_ context: AnalyticsContext) -> [UInt8] {

@@ -1,0 +1,178 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A folder that several processes (an app and its extensions, in an App Group
+/// container) deliver from together, ``DeliveryStorage/shared(_:)``:
+///
+/// ```
+/// <folder>/queues/<process>.<n>/   one process's queue, claimed by its flock
+/// <folder>/upload.lock             held (flock) around each request
+/// ```
+///
+/// Each process claims the first `queues/<process>.<n>` whose lock is free, so no
+/// two processes ever write one queue. A queue whose lock is free belongs to a
+/// process that ended (or is suspended): a live process *adopts* it by moving its
+/// records, bytes unchanged, into its own queue, acknowledging them in the adopted
+/// queue only once they are persisted in its own; a crash in between sends them
+/// twice, with the same message id. One process at a time sends a request: the
+/// uploader holds `upload.lock` around each one.
+///
+/// Threads: `claim` runs on the caller's thread; adoption and the upload lock
+/// belong to the uploader thread (and to `purge`, while the uploader is paused).
+final class SharedDeliveryFolder: @unchecked Sendable {
+    let folder: URL
+    let queues: URL
+    private let process: String
+    private let uploadLockPath: String
+    /// The open `upload.lock`, or -1; the uploader thread's alone (see above).
+    private var uploadDescriptor: Int32 = -1
+
+    /// The most queues of one process name tried before giving up.
+    static let maxQueuesPerProcess = 1000
+
+    init(folder: URL, process: String = ProcessInfo.processInfo.processName) {
+        self.folder = folder
+        queues = folder.appendingPathComponent("queues", isDirectory: true)
+        self.process = Self.safeName(process)
+        uploadLockPath = folder.appendingPathComponent("upload.lock").path
+    }
+
+    /// Letters, digits, `-` and `_` of a process name, at most 64: a directory name
+    /// on every file system.
+    static func safeName(_ name: String) -> String {
+        let kept = String(name.unicodeScalars.filter { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "_")
+        }.prefix(64).map(Character.init))
+        return kept.isEmpty ? "process" : kept
+    }
+
+    // MARK: Claiming
+
+    /// Locks the first free `queues/<process>.<n>` and returns its store, locked.
+    /// - Throws: ``DurableStorageError`` when the folder cannot be created or locked
+    ///   for another reason than a conflict, or when every queue name is taken.
+    func claim() throws -> FileSegmentStore {
+        for number in 1...Self.maxQueuesPerProcess {
+            let store = FileSegmentStore(directory: queues.appendingPathComponent("\(process).\(number)", isDirectory: true))
+            do {
+                try store.acquireLock()
+                return store
+            } catch let error as DurableStorageError where error.isLockConflict {
+                continue
+            }
+        }
+        throw DurableStorageError(operation: "claiming a queue in", path: queues.path, code: EMFILE)
+    }
+
+    /// The queue directories present, in name order.
+    func queueDirectories() -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: queues.path)) ?? []
+        return names.sorted().map { queues.appendingPathComponent($0, isDirectory: true) }
+    }
+
+    // MARK: Adoption
+
+    /// What adopting found.
+    struct Adoption {
+        /// Queues whose lock was free, other than the caller's.
+        var queues = 0
+        /// Records moved into the caller's queue.
+        var records = 0
+    }
+
+    /// Moves the records of every queue no live process holds into `target`: read a
+    /// chunk, append it to `target`, wait until it is persisted there, then
+    /// acknowledge it in the adopted queue. A chunk that failed to persist is left
+    /// where it was, for a later adoption. Stops early when `shouldStop` says so.
+    /// Runs on the uploader thread.
+    func adoptOrphans(
+        into target: DurableQueue, configuration: DeliveryStorage.Configuration,
+        errorHandler: (@Sendable (DurableStorageError) -> Void)?, shouldStop: () -> Bool
+    ) -> Adoption {
+        var adoption = Adoption()
+        for directory in queueDirectories() {
+            if shouldStop() { break }
+            guard let orphan = open(directory, configuration: configuration, errorHandler: errorHandler) else { continue }
+            adoption.queues += 1
+            while !shouldStop() {
+                let records = orphan.readNow(maxRecords: 500, maxBytes: 1 << 20)
+                guard !records.isEmpty else { break }
+                var batch = DurableQueue.Batch(reservingCapacity: records.reduce(0) { $0 + $1.payload.count + 16 })
+                for record in records { record.payload.withUnsafeBytes { batch.append($0) } }
+                let before = target.metrics
+                guard target.append(&batch) == records.count else { break }
+                target.syncNow()
+                let after = target.metrics
+                // Not persisted in the target (a full disk, storage released): leave them in the orphan.
+                guard after.dropped(.writeFailed) == before.dropped(.writeFailed),
+                    after.dropped(.storageUnavailable) == before.dropped(.storageUnavailable),
+                    after.persisted - before.persisted >= records.count
+                else { break }
+                orphan.acknowledgeNow(records[...])
+                adoption.records += records.count
+            }
+        }
+        return adoption
+    }
+
+    /// Deletes the records of every queue no live process holds (the user opted out).
+    func purgeOrphans(
+        configuration: DeliveryStorage.Configuration, errorHandler: (@Sendable (DurableStorageError) -> Void)?
+    ) async {
+        for directory in queueDirectories() {
+            guard let orphan = open(directory, configuration: configuration, errorHandler: errorHandler) else { continue }
+            await orphan.purge()
+        }
+    }
+
+    /// The queue in `directory` if no process holds it; `nil` otherwise.
+    private func open(
+        _ directory: URL, configuration: DeliveryStorage.Configuration,
+        errorHandler: (@Sendable (DurableStorageError) -> Void)?
+    ) -> DurableQueue? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else { return nil }
+        return try? DurableQueue(
+            store: FileSegmentStore(directory: directory), configuration: configuration, location: directory.path,
+            errorHandler: errorHandler)
+    }
+
+    // MARK: Upload lock
+
+    /// Takes `upload.lock` without waiting; `false` when another process holds it.
+    /// Nothing stays open when it fails, so a process suspended between two tries
+    /// holds nothing.
+    func tryLockUploads() -> Bool {
+        guard uploadDescriptor < 0 else { return true }
+        let descriptor = openFile(uploadLockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // Without a lock file uploading is still correct, only not one process at a time.
+        guard descriptor >= 0 else { return true }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            return false
+        }
+        uploadDescriptor = descriptor
+        return true
+    }
+
+    /// Gives `upload.lock` up: closing the only descriptor of its open file
+    /// description releases the lock.
+    func unlockUploads() {
+        guard uploadDescriptor >= 0 else { return }
+        close(uploadDescriptor)
+        uploadDescriptor = -1
+    }
+}
+
+/// `open(2)`, outside the type whose own `open` method would shadow it.
+private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    open(path, flags, mode)
+}
