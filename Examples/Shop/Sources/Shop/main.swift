@@ -84,6 +84,8 @@ func runAppLaunch() async {
         let http = try HTTPBatchProvider(
             endpoint: collector.endpoint, writeKey: "shop-write-key",
             storage: .directory(folder.appendingPathComponent("events")),
+            // The shop's own collector may receive PII (the email trait); without this it is removed.
+            options: ProviderOptions(receivesPII: true),
             configuration: .init(requestTimeout: .seconds(5)))
         let lifecycle = AppLifecycle()  // on iOS: the default, AppLifecycle.platform
         let analytics = AnalyticsService(providers: [http], configuration: .init(
