@@ -19,6 +19,13 @@
 //       on a shared folder: receives 100 events, makes an upload attempt, suspends
 //       (prints "suspended"), receives 50 more, waits for the file <folder>/resume,
 //       resumes, delivers everything and prints "resumed delivered … adopted …".
+//   AnnaDeliveryChild app <folder> <endpoint> <step> [<step> …]
+//       an app's launch: a service with its identity in <folder> (identity.json) and an
+//       HTTPBatchProvider on the shared folder <folder>/events, running the steps in
+//       order (report:<name>, identify:<user id>, revoke:<category>, grant:<category>,
+//       reset, optout, optin, flush), then shutting down and printing
+//       "identity <anonymous id> <user id or -> <granted, comma-separated>" and
+//       "dropped consent <n> optout <n>".
 @_spi(DurableQueue) import Anna
 import Foundation
 
@@ -155,6 +162,35 @@ case "fill":
     }
     let metrics = queue.metrics
     say("persisted \(metrics.persisted) failed \(metrics.dropped(.writeFailed)) errors \(errors.count) \(errors.first)")
+
+case "app":
+    guard arguments.count >= 4 else { fail("app <folder> <endpoint> <step>…") }
+    let folder = URL(fileURLWithPath: arguments[2])
+    let http = provider(folder.appendingPathComponent("events").path, arguments[3], shared: true)
+    let analytics = AnalyticsService(providers: [http], configuration: .init(
+        errorHandler: { say("error \($0)") }, storageDirectory: folder))
+    for step in arguments[4...] {
+        let parts = step.split(separator: ":", maxSplits: 1).map(String.init)
+        let argument = parts.count > 1 ? parts[1] : ""
+        switch parts[0] {
+        case "report": analytics.report(AnalyticsEvent(name: argument))
+        case "identify": analytics.identify(userID: argument)
+        case "revoke": analytics.revoke(ConsentCategory(rawValue: argument))
+        case "grant": analytics.grant(ConsentCategory(rawValue: argument))
+        case "reset": analytics.reset()
+        case "optout": await analytics.optOut()
+        case "optin": analytics.optIn()
+        case "flush": await analytics.flush()
+        default: fail("unknown step \(step)")
+        }
+    }
+    await analytics.flush()
+    let identity = await analytics.identity
+    await analytics.shutdown()
+    let granted = identity.grantedConsent.map { $0.rawValue }.sorted().joined(separator: ",")
+    say("identity \(identity.anonymousID) \(identity.userID ?? "-") \(granted)")
+    let metrics = analytics.metrics
+    say("dropped consent \(metrics.dropped(.consent)) optout \(metrics.dropped(.optOut))")
 
 case "shared":
     guard arguments.count == 6, let first = Int(arguments[4]), let count = Int(arguments[5]) else {
