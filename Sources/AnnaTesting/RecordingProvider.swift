@@ -49,15 +49,20 @@ public final class RecordingProvider: AnalyticsProvider, Sendable {
     }
 
     /// The events (`track` calls) received so far, in order.
-    public var events: [AnalyticsEvent] { calls(.track).map(\.event) }
+    public var events: [AnalyticsEvent] { envelopes.map(\.event) }
 
-    /// The envelopes received so far, of every kind, in order, with message ids and context.
-    public var envelopes: [AnalyticsEnvelope] { state.withLock { $0.envelopes } }
+    /// The envelopes of the events (`track` calls) received so far, in order, with
+    /// message ids and context. ``allEnvelopes`` has the other calls too.
+    public var envelopes: [AnalyticsEnvelope] { calls(.track) }
+
+    /// The envelopes received so far, of every kind (`track`, `screen`, `identify`,
+    /// `group`, `alias`), in order.
+    public var allEnvelopes: [AnalyticsEnvelope] { state.withLock { $0.envelopes } }
 
     /// The envelopes of one kind received so far, in order: `calls(.identify)`.
     /// - Parameter kind: The kind of call.
     public func calls(_ kind: AnalyticsEnvelope.Kind) -> [AnalyticsEnvelope] {
-        envelopes.filter { $0.kind == kind }
+        state.withLock { $0.envelopes.filter { $0.kind == kind } }
     }
 
     /// The screens received so far, in order.

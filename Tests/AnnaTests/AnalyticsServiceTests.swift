@@ -367,12 +367,12 @@ import Testing
         analytics.report(.categorySelected)
         await analytics.flush()
 
-        let envelopes = recorder.calls(.track)
+        let envelopes = recorder.envelopes
         #expect(envelopes.count == 2_001)
         let identifies = recorder.calls(.identify)
         #expect(identifies.count == 1 && identifies.first?.userID == "user-7", "identify is sent as a call of its own")
-        #expect(recorder.envelopes.count == 2_002)
-        let ids = recorder.envelopes.map(\.messageID.uuidString)
+        #expect(recorder.allEnvelopes.count == 2_002)
+        let ids = recorder.allEnvelopes.map(\.messageID.uuidString)
         #expect(Set(ids).count == ids.count)
         #expect(ids == ids.sorted(), "UUID v7 ids sort in report order")
         #expect(ids.allSatisfy { Array($0)[14] == "7" }, "version 7")
