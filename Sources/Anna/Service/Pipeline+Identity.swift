@@ -258,10 +258,10 @@ struct GlobalProperties: Sendable {
 
     /// Adds the values an event does not set itself, with their PII marks.
     func add(to event: inout AnalyticsEvent) {
-        for (name, value) in values where event.parameters[name] == nil {
-            event.parameters[name] = value
-            if pii.contains(name) { event.metadata.piiKeys.insert(name) }
+        if !pii.isEmpty {
+            for name in pii where event.parameters[name] == nil { event.metadata.piiKeys.insert(name) }
         }
+        event.parameters.merge(values) { own, _ in own }
     }
 
     /// An event carrying the values as parameters (for identify and group).
