@@ -264,4 +264,20 @@ import Testing
         #expect(identity.userID == "u2" && identity.traits.isEmpty, "another user's traits are not carried over")
         await analytics.shutdown()
     }
+
+    @Test func traitsAreMappedAndCheckedByTheProvidersProfile() async throws {
+        let firebase = RecordingProvider(name: "firebase", options: ProviderOptions(
+            mapper: SnakeCaseEventMapper(), profile: .firebase, receivesPII: true,
+            receivedKinds: Set(AnalyticsEnvelope.Kind.allCases)))
+        let analytics = AnalyticsService(providers: [firebase], configuration: .init(identityStore: MemoryIdentityStore()))
+        analytics.identify(userID: "u", traits: [UserTrait(name: "loyaltyTier", value: "gold")])
+        analytics.group(groupID: "g", traits: [GroupTrait(name: "employeeCount", value: 3)])
+        analytics.alias(newUserID: "v")
+        await analytics.shutdown()
+        let calls = firebase.allEnvelopes
+        #expect(calls.map(\.kind) == [.identify, .group, .alias])
+        #expect(calls.map(\.event.name) == ["", "", ""], "the calls keep no event name")
+        #expect(calls[0].event.parameters == ["loyalty_tier": "gold"])
+        #expect(calls[1].event.parameters == ["employee_count": 3])
+    }
 }

@@ -264,7 +264,13 @@ final class ProviderLane: @unchecked Sendable {
                 }
                 if isNaming {
                     violations.removeAll(keepingCapacity: true)
+                    // identify, group and alias have no event name: their traits are mapped and
+                    // checked under the call's name, which is not sent.
+                    let kind = prepared[last].kind
+                    let isNameless = kind == .identify || kind == .group || kind == .alias
+                    if isNameless { prepared[last].event.name = kind.rawValue }
                     let keep = naming.prepare(&prepared[last].event, violations: &violations)
+                    if isNameless { prepared[last].event.name = "" }
                     for violation in violations { errorHandler?(.providerLimit(provider: name, violation)) }
                     if !keep {
                         limited += 1
