@@ -280,4 +280,21 @@ import Testing
         #expect(calls[0].event.parameters == ["loyalty_tier": "gold"])
         #expect(calls[1].event.parameters == ["employee_count": 3])
     }
+
+    @Test func anEventValueReportedAgainGetsTheGlobalsSetAtItsTime() async throws {
+        let recorder = RecordingProvider()
+        let analytics = AnalyticsService(providers: [recorder], configuration: .init(identityStore: MemoryIdentityStore()))
+        let event = AnalyticsEvent.categoryAdded(categoryTitle: "Books", itemCount: 1)
+        analytics.setGlobal(AnalyticsGlobal(name: "theme", value: "dark"))
+        analytics.report(event)
+        analytics.report(event)
+        analytics.report(.categorySelected)
+        analytics.setGlobal(AnalyticsGlobal(name: "theme", value: "light"))
+        analytics.report(event)
+        analytics.removeGlobal(AnalyticsGlobal.Key("theme"))
+        analytics.report(event)
+        await analytics.shutdown()
+        #expect(recorder.events.map { $0.parameters["theme"] } == ["dark", "dark", "dark", "light", nil])
+        #expect(recorder.events.map { $0.parameters["categoryTitle"] } == ["Books", "Books", nil, "Books", "Books"])
+    }
 }

@@ -238,6 +238,7 @@ struct GlobalProperties: Sendable {
     func isPersisted(_ name: String) -> Bool { persistedNames.contains(name) }
 
     mutating func set(_ name: String, _ value: AnalyticsValue, metadata: PropertyMetadata, persisted: Bool) {
+        forgetLastMerge()
         values[name] = value
         if metadata.isPII { pii.insert(name) } else { pii.remove(name) }
         constraints[name] = metadata.constraint
@@ -245,10 +246,16 @@ struct GlobalProperties: Sendable {
     }
 
     mutating func remove(_ name: String) {
+        forgetLastMerge()
         values[name] = nil
         pii.remove(name)
         constraints[name] = nil
         persistedNames.remove(name)
+    }
+
+    private mutating func forgetLastMerge() {
+        lastInput = [:]
+        lastMerged = [:]
     }
 
     /// The persisted values and which are PII.
@@ -257,11 +264,32 @@ struct GlobalProperties: Sendable {
     }
 
     /// Adds the values an event does not set itself, with their PII marks.
-    func add(to event: inout AnalyticsEvent) {
+    ///
+    /// An event without parameters shares the values' storage; an event whose
+    /// parameters are the very storage of the previous one (an event value reported
+    /// again and again) gets the previous result, without building it anew.
+    mutating func add(to event: inout AnalyticsEvent) {
         if !pii.isEmpty {
             for name in pii where event.parameters[name] == nil { event.metadata.piiKeys.insert(name) }
         }
-        event.parameters.merge(values) { own, _ in own }
+        if event.parameters.isEmpty {
+            event.parameters = values
+        } else if Self.isSameStorage(lastInput, event.parameters) {
+            event.parameters = lastMerged
+        } else {
+            lastInput = event.parameters
+            event.parameters.merge(values) { own, _ in own }
+            lastMerged = event.parameters
+        }
+    }
+
+    /// The parameters `add` last merged into, and the result; kept (so the storage
+    /// cannot be reused by another dictionary) until the values change.
+    private var lastInput: [String: AnalyticsValue] = [:]
+    private var lastMerged: [String: AnalyticsValue] = [:]
+
+    private static func isSameStorage(_ first: [String: AnalyticsValue], _ second: [String: AnalyticsValue]) -> Bool {
+        !first.isEmpty && withUnsafeBytes(of: first) { first in withUnsafeBytes(of: second) { first.elementsEqual($0) } }
     }
 
     /// An event carrying the values as parameters (for identify and group).
