@@ -31,24 +31,26 @@ final class Pipeline: @unchecked Sendable {
     let sessionTimeout: TimeInterval
     let persister: IdentityPersister
 
-    // State owned by `queue`.
-    var granted: Set<ConsentCategory>
-    private var lastCategory: ConsentCategory?
-    private var lastCategoryGranted = false
-    var anonymousID: String
-    var userID: String?
-    var traits = GlobalProperties()
-    var globals = GlobalProperties()
-    var sessionID: Int64 = 0
-    var lastEventTime: Date = .distantPast
+    // State owned by `queue`. Only the pipeline's queue touches it, one item at a time,
+    // so accesses never overlap: dynamic exclusivity checks, which the extension in
+    // another file would otherwise force on every access per event, are turned off.
+    @exclusivity(unchecked) var granted: Set<ConsentCategory>
+    @exclusivity(unchecked) private var lastCategory: ConsentCategory?
+    @exclusivity(unchecked) private var lastCategoryGranted = false
+    @exclusivity(unchecked) var anonymousID: String
+    @exclusivity(unchecked) var userID: String?
+    @exclusivity(unchecked) var traits = GlobalProperties()
+    @exclusivity(unchecked) var globals = GlobalProperties()
+    @exclusivity(unchecked) var sessionID: Int64 = 0
+    @exclusivity(unchecked) var lastEventTime: Date = .distantPast
     /// When the session was last written to the store; written at most every few seconds.
-    var sessionWritten: Date = .distantPast
+    @exclusivity(unchecked) var sessionWritten: Date = .distantPast
     /// Whether the identity was read from the store; set by `start`.
-    var isStarted = false
-    private var ids = MessageIDGenerator()
-    private var checker = ConstraintChecker()
+    @exclusivity(unchecked) var isStarted = false
+    @exclusivity(unchecked) private var ids = MessageIDGenerator()
+    @exclusivity(unchecked) private var checker = ConstraintChecker()
     /// Estimated bytes of the envelopes `process` has gathered and not yet handed off.
-    private var outgoingBytes = 0
+    @exclusivity(unchecked) private var outgoingBytes = 0
 
     init(
         configuration: AnalyticsService.Configuration, lanes: [ProviderLane], counters: LockedState<AnalyticsMetrics>,

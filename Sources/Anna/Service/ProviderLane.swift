@@ -50,6 +50,8 @@ final class ProviderLane: @unchecked Sendable {
     private let isNaming: Bool
     /// Whether the provider takes every kind of envelope, so none needs converting.
     private let receivesAllKinds: Bool
+    /// The kinds it takes, one bit per kind: cheaper per envelope than a set's hashing.
+    private let receivedKindBits: UInt8
 
     init(
         provider: any AnalyticsProvider,
@@ -66,6 +68,7 @@ final class ProviderLane: @unchecked Sendable {
         self.naming = LaneNaming(mapper: options.mapper, profile: options.profile)
         self.isNaming = naming.isActive
         self.receivesAllKinds = options.receivedKinds.isSuperset(of: AnalyticsEnvelope.Kind.allCases)
+        self.receivedKindBits = options.receivedKinds.reduce(0) { $0 | $1.bit }
         self.counters = counters
         self.errorHandler = errorHandler
         self.limit = limit
@@ -235,8 +238,9 @@ final class ProviderLane: @unchecked Sendable {
         let needsPII = !options.receivesPII && batches.contains { batch in
             batch.contains { !$0.event.metadata.piiKeys.isEmpty }
         }
+        let bits = receivedKindBits
         let needsKinds = !receivesAllKinds && batches.contains { batch in
-            batch.contains { !options.receivedKinds.contains($0.kind) }
+            batch.contains { bits & $0.kind.bit == 0 }
         }
         guard needsPII || isNaming || needsKinds else {
             if batches.count == 1 { return batches[0] }
@@ -252,7 +256,7 @@ final class ProviderLane: @unchecked Sendable {
         for batch in batches {
             for index in batch.indices {
                 // Copied once, into place, and changed there: the other lanes share `batch`.
-                if needsKinds && !options.receivedKinds.contains(batch[index].kind) {
+                if needsKinds && bits & batch[index].kind.bit == 0 {
                     guard let converted = Self.converted(batch[index], for: options.receivedKinds) else { continue }
                     prepared.append(converted)
                 } else {
@@ -310,5 +314,18 @@ extension ProviderLane {
         converted.event.name = "Screen Viewed"
         converted.event.parameters["name"] = .string(envelope.event.name)
         return converted
+    }
+}
+
+extension AnalyticsEnvelope.Kind {
+    /// The kind's bit in a lane's mask of received kinds.
+    var bit: UInt8 {
+        switch self {
+        case .track: 1
+        case .screen: 2
+        case .identify: 4
+        case .group: 8
+        case .alias: 16
+        }
     }
 }
