@@ -50,9 +50,18 @@ public struct AnalyticsEnvelope: Sendable, Hashable, Codable {
     /// The app, device, operating system and library the event comes from.
     public var context: AnalyticsContext
     /// The group's identifier, for ``Kind/group``.
-    public var groupID: String?
+    public var groupID: String? {
+        get { callFields?.groupID }
+        set { callFields = CallFields.make(groupID: newValue, previousID: previousID) }
+    }
     /// The user's former identifier, for ``Kind/alias``.
-    public var previousID: String?
+    public var previousID: String? {
+        get { callFields?.previousID }
+        set { callFields = CallFields.make(groupID: groupID, previousID: newValue) }
+    }
+    /// `groupID` and `previousID` behind one reference, `nil` for events: an event's
+    /// envelope, copied into every lane, stays as small as before they existed.
+    private var callFields: CallFields?
 
     /// Creates an envelope.
     /// - Parameters:
@@ -79,8 +88,7 @@ public struct AnalyticsEnvelope: Sendable, Hashable, Codable {
         previousID: String? = nil
     ) {
         self.kind = kind
-        self.groupID = groupID
-        self.previousID = previousID
+        self.callFields = CallFields.make(groupID: groupID, previousID: previousID)
         self.event = event
         self.messageID = messageID
         self.timestamp = timestamp
@@ -92,8 +100,39 @@ public struct AnalyticsEnvelope: Sendable, Hashable, Codable {
 }
 
 extension AnalyticsEnvelope {
+    /// An envelope with its call's fields as the pipeline holds them.
+    init(
+        event: AnalyticsEvent, messageID: UUID, timestamp: Date, sessionID: Int64, anonymousID: String, userID: String?,
+        context: AnalyticsContext, kind: Kind, callFields: CallFields?
+    ) {
+        self.event = event
+        self.messageID = messageID
+        self.timestamp = timestamp
+        self.sessionID = sessionID
+        self.anonymousID = anonymousID
+        self.userID = userID
+        self.context = context
+        self.kind = kind
+        self.callFields = callFields
+    }
+
     private enum CodingKeys: String, CodingKey {
         case kind, event, messageID, timestamp, sessionID, anonymousID, userID, context, groupID, previousID
+    }
+
+    /// Encodes an envelope.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(event, forKey: .event)
+        try container.encode(messageID, forKey: .messageID)
+        try container.encode(timestamp, forKey: .timestamp)
+        try container.encode(sessionID, forKey: .sessionID)
+        try container.encode(anonymousID, forKey: .anonymousID)
+        try container.encodeIfPresent(userID, forKey: .userID)
+        try container.encode(context, forKey: .context)
+        try container.encodeIfPresent(groupID, forKey: .groupID)
+        try container.encodeIfPresent(previousID, forKey: .previousID)
     }
 
     /// Decodes an envelope; one written before envelopes had a kind is a `track`.
@@ -110,5 +149,30 @@ extension AnalyticsEnvelope {
             kind: try container.decodeIfPresent(Kind.self, forKey: .kind) ?? .track,
             groupID: try container.decodeIfPresent(String.self, forKey: .groupID),
             previousID: try container.decodeIfPresent(String.self, forKey: .previousID))
+    }
+}
+
+/// The fields only `group` and `alias` envelopes have, compared by value.
+final class CallFields: Sendable, Hashable {
+    let groupID: String?
+    let previousID: String?
+
+    private init(groupID: String?, previousID: String?) {
+        self.groupID = groupID
+        self.previousID = previousID
+    }
+
+    /// The fields, or `nil` when both are.
+    static func make(groupID: String?, previousID: String?) -> CallFields? {
+        groupID == nil && previousID == nil ? nil : CallFields(groupID: groupID, previousID: previousID)
+    }
+
+    static func == (first: CallFields, second: CallFields) -> Bool {
+        first.groupID == second.groupID && first.previousID == second.previousID
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(groupID)
+        hasher.combine(previousID)
     }
 }

@@ -35,6 +35,10 @@ extension AnalyticsService {
         /// before suspension, and flushes before termination. ``AppLifecycle/platform``
         /// by default (UIKit's or AppKit's notifications; none on Linux).
         public var lifecycle: AppLifecycle?
+        /// How long the service waits for its flush when the app is about to terminate
+        /// (``AppLifecycleEvent/willTerminate``), on the thread that sent it. 2 seconds by
+        /// default: iOS gives an app about 5 seconds there.
+        public var terminationFlushTimeout: Duration
         /// Whether the service reports Segment's lifecycle events: `Application
         /// Installed`, `Application Updated`, `Application Opened` and `Application
         /// Backgrounded`. Off by default.
@@ -73,6 +77,7 @@ extension AnalyticsService {
         ///   - identityStore: A store of that state of your own.
         ///   - lifecycle: The app's lifecycle; the platform's by default.
         ///   - tracksLifecycleEvents: Whether to report Segment's lifecycle events.
+        ///   - terminationFlushTimeout: How long termination waits for the flush.
         public init(
             grantedConsent: Set<ConsentCategory> = [.necessary, .analytics],
             violationPolicy: ViolationPolicy = .standard,
@@ -87,8 +92,10 @@ extension AnalyticsService {
             storageDirectory: URL? = Configuration.defaultStorageDirectory,
             identityStore: (any IdentityStore)? = nil,
             lifecycle: AppLifecycle? = .platform,
-            tracksLifecycleEvents: Bool = false
+            tracksLifecycleEvents: Bool = false,
+            terminationFlushTimeout: Duration = .seconds(2)
         ) {
+            self.terminationFlushTimeout = terminationFlushTimeout
             self.storageDirectory = storageDirectory
             self.identityStore = identityStore
             self.lifecycle = lifecycle

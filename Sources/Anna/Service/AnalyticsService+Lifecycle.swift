@@ -12,9 +12,6 @@ struct LifecycleState: Sendable {
 }
 
 extension AnalyticsService {
-    /// How long ``AppLifecycleEvent/willTerminate`` waits for the flush.
-    static let terminationWait: DispatchTimeInterval = .seconds(2)
-
     /// Acts on the app's lifecycle: see ``Configuration/lifecycle``.
     func handle(_ event: AppLifecycleEvent) {
         switch event {
@@ -56,7 +53,7 @@ extension AnalyticsService {
                 await self.flush()
                 done.signal()
             }
-            _ = done.wait(timeout: .now() + Self.terminationWait)
+            _ = done.wait(timeout: .now() + configuration.terminationFlushTimeout.dispatchInterval)
         }
     }
 

@@ -32,8 +32,9 @@ enum ConsentChange: Sendable {
 }
 
 extension Pipeline {
-    /// A call of the service other than `report`.
-    enum Call: Sendable {
+    /// A call of the service other than `report`. Indirect: one reference in the
+    /// intake's items, which then stay the size an event needs.
+    indirect enum Call: Sendable {
         /// `userID` is `.none` to keep the current one.
         case identify(userID: String??, traits: [UserTrait])
         case screen(AnalyticsScreen)
@@ -216,8 +217,13 @@ extension Pipeline {
 struct EnvelopeKind: Sendable {
     var kind: AnalyticsEnvelope.Kind
     var userID: String?
-    var groupID: String?
-    var previousID: String?
+    var fields: CallFields?
+
+    init(kind: AnalyticsEnvelope.Kind, userID: String? = nil, groupID: String? = nil, previousID: String? = nil) {
+        self.kind = kind
+        self.userID = userID
+        self.fields = CallFields.make(groupID: groupID, previousID: previousID)
+    }
 
     static let track = EnvelopeKind(kind: .track)
 

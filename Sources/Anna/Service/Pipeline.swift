@@ -168,14 +168,14 @@ final class Pipeline: @unchecked Sendable {
             batch.append(AnalyticsEnvelope(
                 event: event, messageID: messageID, timestamp: time, sessionID: sessionID,
                 anonymousID: anonymousID, userID: kind.userID ?? userID, context: configuration.context,
-                kind: kind.kind, groupID: kind.groupID, previousID: kind.previousID
+                kind: kind.kind, callFields: kind.fields
             ))
         } else {
             // Before enrichment the envelope has no session, identity or context yet;
             // the shared empty context costs no allocation per event.
             var envelope = AnalyticsEnvelope(
-                event: event, messageID: messageID, timestamp: time, context: Self.emptyContext,
-                kind: kind.kind, groupID: kind.groupID, previousID: kind.previousID)
+                event: event, messageID: messageID, timestamp: time, sessionID: 0, anonymousID: "", userID: nil,
+                context: Self.emptyContext, kind: kind.kind, callFields: kind.fields)
             for stage in beforeStages where !stage.process(&envelope) { return .stage }
             startSession(at: time)
             envelope.sessionID = sessionID
