@@ -136,8 +136,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     }
 
     private func record(_ makeEvent: (Date) -> FocusEvent) {
-        var results: [AnalyticsEvent] = []
-        var errors: [any Error] = []
+        var matched: [Manager.MatchedTask] = []
         var sparks: [(SparkEvent, SparkEvent.Context)] = []
         let manager: Manager? = Manager.lock.withLock {
             guard !isDetached else { return nil }
@@ -149,19 +148,23 @@ public class Analyzer: Analyzing, @unchecked Sendable {
             if !pending.isEmpty {
                 let waiting = pending
                 pending.removeAll()
-                for earlier in waiting { apply(earlier, on: node, manager: manager, &results, &errors, &sparks) }
+                for earlier in waiting { apply(earlier, on: node, manager: manager, &matched, &sparks) }
             }
-            apply(event, on: node, manager: manager, &results, &errors, &sparks)
+            apply(event, on: node, manager: manager, &matched, &sparks)
             return manager
         }
-        manager?.deliver(results, errors: errors, sparks: sparks)
+        guard let manager else { return }
+        var results: [AnalyticsEvent] = []
+        var errors: [any Error] = []
+        manager.run(matched, results: &results, errors: &errors)
+        manager.deliver(results, errors: errors, sparks: sparks)
     }
 
     private func apply(
         _ event: FocusEvent, on node: Node, manager: Manager,
-        _ results: inout [AnalyticsEvent], _ errors: inout [any Error], _ sparks: inout [(SparkEvent, SparkEvent.Context)]
+        _ matched: inout [Manager.MatchedTask], _ sparks: inout [(SparkEvent, SparkEvent.Context)]
     ) {
-        manager.handle(event, on: node, results: &results, errors: &errors)
+        manager.handle(event, on: node, matched: &matched)
         guard !sparkEvents.isEmpty else { return }
         for position in sparkEvents.indices where sparkEvents[position].trigger.eventName == event.name {
             let spark = sparkEvents[position]

@@ -24,9 +24,10 @@ extension ManagerDelegate {
 /// ```
 ///
 /// Events recorded on analyzers are applied to their nodes and matched against the
-/// tasks on the recording thread, under one lock held for that event only. Results
-/// are reported to the ``AnalyticsService`` there (which returns at once) and passed
-/// to the delegate asynchronously on ``delegateQueue``.
+/// tasks on the recording thread, under one lock held for that event only; the
+/// matching tasks then run on that thread with the lock released, so an action may
+/// wait for other threads. Results are reported to the ``AnalyticsService`` there
+/// (which returns at once) and passed to the delegate asynchronously on ``delegateQueue``.
 public final class Manager: @unchecked Sendable {
     /// The focus-path lock; one for all managers, since analyzers find their manager
     /// only when they resolve.
@@ -109,19 +110,61 @@ public final class Manager: @unchecked Sendable {
         return nextSerial
     }
 
-    /// Applies an event to a node and runs the matching tasks. Called under the lock.
-    func handle(_ event: FocusEvent, on node: Node, results: inout [AnalyticsEvent], errors: inout [any Error]) {
+    /// How deep tasks may trigger tasks: a task whose action records an event that
+    /// matches a task (itself or another) runs one level deeper; at this depth the
+    /// matching tasks are not run and the delegate receives a ``FocusTaskError``.
+    public static let taskDepthLimit = 8
+
+    /// A task that matched an event, run once the lock is released.
+    struct MatchedTask {
+        let task: FocusTask
+        let node: Node
+        let event: FocusEvent
+    }
+
+    /// The task running on this thread (or Swift task): its node and event, which
+    /// ``Node/latestEvent()`` returns inside it, and how many tasks run below it.
+    struct RunningTask: Sendable {
+        let node: Node
+        let event: FocusEvent
+        let depth: Int
+    }
+
+    @TaskLocal static var runningTask: RunningTask?
+
+    /// Applies an event to a node and collects the tasks it matches. Called under the lock.
+    func handle(_ event: FocusEvent, on node: Node, matched: inout [MatchedTask]) {
         node.apply(event)
         index.forEachMatch(event: event.name.rawValue, node: node) { task in
-            do {
-                if let result = try task.action(node) { results.append(result) }
-            } catch var error as FocusTaskError {
-                error.task = task.label
-                errors.append(error)
-            } catch {
-                // The error's own description may quote values; its type names the problem.
-                errors.append(FocusTaskError(
-                    path: node.path, message: "the task threw \(String(reflecting: type(of: error)))", task: task.label))
+            matched.append(MatchedTask(task: task, node: node, event: event))
+        }
+    }
+
+    /// Runs matched tasks. Called outside the lock, so an action may wait for other
+    /// threads that record; what it reads from nodes takes the lock per read.
+    func run(_ matched: [MatchedTask], results: inout [AnalyticsEvent], errors: inout [any Error]) {
+        guard let first = matched.first else { return }
+        let depth = (Self.runningTask?.depth ?? 0) + 1
+        guard depth <= Self.taskDepthLimit else {
+            errors.append(FocusTaskError(
+                path: first.node.path,
+                message: "not run: tasks triggered tasks \(Self.taskDepthLimit) levels deep; does an action record the event that triggers it?",
+                task: first.task.label))
+            return
+        }
+        for match in matched {
+            Self.$runningTask.withValue(RunningTask(node: match.node, event: match.event, depth: depth)) {
+                do {
+                    if let result = try match.task.action(match.node) { results.append(result) }
+                } catch var error as FocusTaskError {
+                    error.task = match.task.label
+                    errors.append(error)
+                } catch {
+                    // The error's own description may quote values; its type names the problem.
+                    errors.append(FocusTaskError(
+                        path: match.node.path, message: "the task threw \(String(reflecting: type(of: error)))",
+                        task: match.task.label))
+                }
             }
         }
     }

@@ -8,7 +8,9 @@ import Foundation
 /// (name, index, section), so a table cell's node keeps its values and visibility
 /// when the cell object is reused for another row and back.
 ///
-/// Read nodes inside a task's closure only: the manager holds its lock while tasks run.
+/// Read nodes inside a task's closure only. Tasks run without the manager's lock
+/// held; each read takes it, so a read sees the node between two events, and
+/// ``latestEvent()`` inside a task is the event that triggered it.
 public final class Node: @unchecked Sendable {
     /// The node's name: the key its super analyzer gave or the standalone name.
     public let nodeName: String
@@ -27,7 +29,8 @@ public final class Node: @unchecked Sendable {
     let serial: Int
 
     /// The node's path from the root: `/master/tableView/cell`; `/` for the root.
-    public private(set) lazy var path: String = "/" + names.joined(separator: "/")
+    public var path: String { Manager.lock.withLock { cachedPath } }
+    private lazy var cachedPath: String = "/" + names.joined(separator: "/")
 
     struct Key: Hashable {
         var name: String
@@ -79,46 +82,56 @@ public final class Node: @unchecked Sendable {
 
     /// The latest event recorded on the node: inside a task, the one that triggered it.
     public func latestEvent() -> FocusEvent? {
+        if let running = Manager.runningTask, running.node === self { return running.event }
+        return Manager.lock.withLock { lastRecorded }
+    }
+
+    /// The latest event applied to the node (under the lock).
+    private var lastRecorded: FocusEvent? {
         guard !recent.isEmpty else { return nil }
         return recent[(recentStart + recent.count - 1) % recent.count]
     }
 
     /// The latest value recorded for a key path; `nil` if none or cleared.
     public func latestValue(_ keyPath: String) -> AnalyticsValue? {
-        values[keyPath]
+        Manager.lock.withLock { values[keyPath] }
     }
 
     /// Whether the latest visibility event was ``FocusEvent/Name/appeared``.
-    public func isVisible() -> Bool { visible }
+    public func isVisible() -> Bool { Manager.lock.withLock { visible } }
 
     /// The first ``FocusEvent/Name/appeared`` event of the node.
-    public func firstDisplayedEvent() -> FocusEvent? { firstDisplayed }
+    public func firstDisplayedEvent() -> FocusEvent? { Manager.lock.withLock { firstDisplayed } }
 
     /// The event that first showed the current value of a key path: the
     /// ``FocusEvent/Name/appeared`` event if the value was there when the node
     /// appeared, or the ``FocusEvent/Name/updated`` event if it changed while the node
     /// was visible. `nil` while the current value has not been on screen.
     public func valueFirstDisplayedEvent(_ keyPath: String) -> FocusEvent? {
-        valueFirstDisplayed[keyPath]
+        Manager.lock.withLock { valueFirstDisplayed[keyPath] }
     }
 
     /// Seconds on screen: since the node appeared, up to the latest event, while it
     /// is visible; the length of the last visible period once it disappeared; 0 if it
     /// never appeared.
     public var visibleDuration: TimeInterval {
-        guard let appearedAt else { return 0 }
-        let end = visible ? (latestEvent()?.time ?? appearedAt) : (disappearedAt ?? appearedAt)
-        return max(0, end.timeIntervalSince(appearedAt))
+        Manager.lock.withLock {
+            guard let appearedAt else { return 0 }
+            let end = visible ? (lastRecorded?.time ?? appearedAt) : (disappearedAt ?? appearedAt)
+            return max(0, end.timeIntervalSince(appearedAt))
+        }
     }
 
     /// The ten latest events, oldest first.
     public func recentEvents() -> [FocusEvent] {
-        guard recent.count == Self.recentCapacity else { return recent }
-        return Array(recent[recentStart...] + recent[..<recentStart])
+        Manager.lock.withLock {
+            guard recent.count == Self.recentCapacity else { return recent }
+            return Array(recent[recentStart...] + recent[..<recentStart])
+        }
     }
 
     /// The key paths with a value, sorted.
-    var valueKeyPaths: [String] { values.keys.sorted() }
+    var valueKeyPaths: [String] { Manager.lock.withLock { values.keys.sorted() } }
 
     /// Records an event: the history, values and visibility.
     func apply(_ event: FocusEvent) {
@@ -213,7 +226,7 @@ extension Node {
     /// The latest value for a key path as a type, `nil` when there is none.
     /// - Throws: ``FocusTaskError`` when the value is of another type.
     public func value<Value: AnalyticsValueRepresentable>(_ keyPath: String, as type: Value.Type) throws(FocusTaskError) -> Value? {
-        guard let raw = values[keyPath] else { return nil }
+        guard let raw = latestValue(keyPath) else { return nil }
         guard let value = Value(analyticsValue: raw) else {
             // Names the key and the types, never the value: values may be personal data.
             throw FocusTaskError(path: path, message: "value '\(keyPath)' is \(raw.typeDescription), not \(Value.self)")
