@@ -10,8 +10,8 @@ struct PlainTree {
     let manager: Manager
     let root: RootAnalyzer
 
-    init() {
-        manager = Manager(service: nil)
+    init(tasks: [TaskSet] = []) {
+        manager = Manager(service: nil, tasks: tasks)
         manager.delegate = delegate
         manager.delegateQueue = delegate.queue
         root = RootAnalyzer(manager: manager)

@@ -30,10 +30,13 @@ extension Manager {
         if let index = node.index { attributes += " index=\"\(index)\"" }
         if let section = node.section { attributes += " section=\"\(section)\"" }
         text += "\(indent)<\(tag) \(attributes)>\n"
-        let tasks = index.all.filter { $0.pattern.matches(names: node.names) }
-        if !tasks.isEmpty {
-            var events: [String] = []
-            for task in tasks where !events.contains(task.pattern.event) { events.append(task.pattern.event) }
+        var events: [String] = []
+        for task in index.all {
+            for pattern in task.patterns where pattern.matches(names: node.names) && !events.contains(pattern.event) {
+                events.append(pattern.event)
+            }
+        }
+        if !events.isEmpty {
             text += "\(indent)  <match>\n\(indent)    <branches length=\"\(events.count)\">\n"
             for event in events { text += "\(indent)      <\(Markup.tagName(event)) />\n" }
             text += "\(indent)    </branches>\n\(indent)  </match>\n"

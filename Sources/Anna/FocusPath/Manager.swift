@@ -102,6 +102,25 @@ public final class Manager: @unchecked Sendable {
         }
     }
 
+    /// Registers a task written in Swift that runs when any of several patterns
+    /// matches, once per event (the seed's `match([p1, p2], fn)`).
+    ///
+    /// ```swift
+    /// manager.match(["master/tableView/cell/did-select", "search/results/cell/did-select"]) { node in
+    ///     .itemOpened(row: try node.requiredIndex())
+    /// }
+    /// ```
+    /// An empty list or an invalid pattern registers nothing and goes to the delegate's
+    /// ``ManagerDelegate/manager(_:didCatch:)`` as a ``FocusPattern/SyntaxError``.
+    public func match(_ patterns: [String], file: String = #fileID, line: Int = #line, _ action: @escaping FocusTask.Action) {
+        do {
+            let task = try FocusTask(match: patterns, source: "\(file):\(line)", action: action)
+            Self.lock.withLock { index.insert(task) }
+        } catch {
+            deliver([], errors: [error], sparks: [])
+        }
+    }
+
     /// The number of registered tasks.
     public var taskCount: Int { Self.lock.withLock { index.all.count } }
 

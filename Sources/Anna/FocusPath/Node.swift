@@ -209,6 +209,12 @@ extension Node {
         return index
     }
 
+    /// The section, or an error naming the node: for tasks whose parameter needs one.
+    public func requiredSection() throws(FocusTaskError) -> Int {
+        guard let section else { throw FocusTaskError(path: path, message: "the node has no section") }
+        return section
+    }
+
     /// The ancestor `distance` levels up, or an error naming the node.
     public func requiredAncestor(_ distance: Int) throws(FocusTaskError) -> Node {
         guard let node = ancestor(distance) else {
