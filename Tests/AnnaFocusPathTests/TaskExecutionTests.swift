@@ -103,3 +103,22 @@ final class LockedCounter: @unchecked Sendable {
     func increment() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }
 }
+
+/// Spark events in snapshots: their trigger and trace, as `SparkEvent.trace` documents.
+@Suite struct SparkSnapshotTests {
+    @Test func theSnapshotShowsEachSparkEventsTriggerAndTrace() {
+        let tree = PlainTree()
+        let button = tree.analyzer("button")
+        button.attach(SparkEvent(trigger: .didEndTouch, trace: "buy <now> & \"later\"") { _ in })
+        button.attach(SparkEvent(trigger: .didAppear, isSingleFire: true) { _ in })
+        button.record(.didEndTouch)
+        let lines = tree.manager.snapshot().split(separator: "\n").map(String.init)
+        let node = lines.firstIndex { $0.hasPrefix("  <button id=") }
+        #expect(node != nil)
+        #expect(lines.contains(
+            "    <ana-spark trigger=\"didEndTouch\" trace=\"buy &lt;now&gt; &amp; &quot;later&quot;\" class=\"ana-spark\" />"))
+        #expect(lines.contains("    <ana-spark trigger=\"didAppear\" single-fire=\"true\" class=\"ana-spark\" />"))
+        button.detach()
+        #expect(!tree.manager.snapshot().contains("ana-spark"))
+    }
+}

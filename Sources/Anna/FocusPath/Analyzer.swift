@@ -216,6 +216,9 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         Manager.lock.withLock { sparkEvents }
     }
 
+    /// The attached Spark events, for snapshots (under the lock).
+    var sparkEventsForSnapshot: [SparkEvent] { sparkEvents }
+
     func keep(_ handle: ObservationHandle) -> Bool {
         Manager.lock.withLock {
             guard !isDetached else { return false }

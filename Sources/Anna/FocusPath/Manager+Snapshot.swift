@@ -2,8 +2,9 @@ import Foundation
 
 /// The manager's snapshot: Anna's markup of the focus-path tree, for debugging and tests.
 extension Manager {
-    /// Anna's markup of the whole tree: every node, the tasks that apply to it and its
-    /// ten latest events.
+    /// Anna's markup of the whole tree: every node, the tasks that apply to it, the
+    /// Spark events attached to its analyzer (trigger and ``SparkEvent/trace``) and
+    /// its ten latest events.
     ///
     /// ```
     /// <__root__ id="0" class="ana-node" createdAt="1530341056867">
@@ -40,6 +41,12 @@ extension Manager {
             text += "\(indent)  <match>\n\(indent)    <branches length=\"\(events.count)\">\n"
             for event in events { text += "\(indent)      <\(Markup.tagName(event)) />\n" }
             text += "\(indent)    </branches>\n\(indent)  </match>\n"
+        }
+        for spark in node.analyzer?.sparkEventsForSnapshot ?? [] {
+            var sparkAttributes = " trigger=\"\(spark.trigger.rawValue)\""
+            if let trace = spark.trace { sparkAttributes += " trace=\"\(Markup.escape(trace))\"" }
+            if spark.isSingleFire { sparkAttributes += " single-fire=\"true\"" }
+            text += "\(indent)  <ana-spark\(sparkAttributes) class=\"ana-spark\" />\n"
         }
         for keyPath in node.valueKeyPaths {
             if let value = node.latestValue(keyPath) {
