@@ -81,7 +81,8 @@ import Testing
     @Test func theSnapshotListsTheEventsOfEveryMatchingPattern() {
         let tree = PlainTree()
         tree.manager.match(["button/target-action", "button/did-end-touch", "other/appeared"]) { _ in nil }
-        tree.analyzer("button").record(.appeared)
+        let button = tree.analyzer("button")
+        button.record(.appeared)
         let snapshot = tree.manager.snapshot()
         #expect(snapshot.contains("<branches length=\"2\">"))
         #expect(snapshot.contains("<target-action />"))

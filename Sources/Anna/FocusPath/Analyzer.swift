@@ -65,7 +65,19 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         Analyzer(owner: owner)
     }
 
+    /// Frees the node: an analyzer that goes away (its owner deallocated) takes its
+    /// node's branch with it, unless another analyzer was bound there since.
+    deinit {
+        Manager.lock.withLock {
+            guard let node, !node.isRemoved, node.analyzer == nil, let parent = node.parentNode else { return }
+            parent.removeChild(node.key)
+        }
+    }
+
     var isRoot: Bool { false }
+
+    /// The node bound now, without resolving (under the lock).
+    var currentNode: Node? { node }
 
     /// Whether the analyzer has a name or a super analyzer, and so can be found by
     /// analyzers below it.
@@ -121,6 +133,10 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         Manager.lock.withLock {
             guard !sub.isDetached, !sub.isRoot, sub !== self else { return }
             if let current = sub.binding, current.superAnalyzer === self, current.key == key { return }
+            // A reused cell leaves its row's node: the node stays, among a bounded number.
+            if let old = sub.node, !old.isRemoved, old.index != nil, let parent = old.parentNode {
+                parent.childBecameIdle(old.key)
+            }
             sub.binding = Binding(superAnalyzer: self, key: key)
             sub.node = nil
         }

@@ -48,6 +48,11 @@ public final class Node: @unchecked Sendable {
     weak var analyzer: Analyzer?
     /// Set when the node's branch was detached or reloaded.
     var isRemoved = false
+    /// Indexed children whose analyzer moved to another row, oldest first.
+    private var idleChildren: [Key] = []
+    /// How many indexed children without an analyzer a node keeps (rows a reused
+    /// cell left, with their values and visibility); older ones are freed.
+    static let idleChildLimit = 256
 
     private var recent: [FocusEvent] = []
     private var recentStart = 0
@@ -179,6 +184,18 @@ public final class Node: @unchecked Sendable {
         children[key] = node
         childOrder.append(key)
         return node
+    }
+
+    /// Notes that an indexed child's analyzer moved on; frees the child that became
+    /// idle longest ago once more than ``idleChildLimit`` are, if it is still idle and
+    /// has no children.
+    func childBecameIdle(_ key: Key) {
+        idleChildren.append(key)
+        guard idleChildren.count > Self.idleChildLimit else { return }
+        let oldest = idleChildren.removeFirst()
+        guard let node = children[oldest], node.children.isEmpty else { return }
+        if let analyzer = node.analyzer, analyzer.currentNode === node { return }
+        removeChild(oldest)
     }
 
     /// Removes a child's branch, marking every node in it removed.
