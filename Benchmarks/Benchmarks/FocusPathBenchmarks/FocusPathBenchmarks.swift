@@ -87,6 +87,25 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(20),
         maxIterations: 5
     )
+    // The analyzers alone, bound to their rows but recording nothing (so no nodes):
+    // the difference to the run above is the nodes' own memory.
+    Benchmark("\(nodesPerMemoryRun) row analyzers bound, no event (no nodes)", configuration: memory) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let manager = Manager(service: nil)
+            let root = RootAnalyzer(manager: manager)
+            let table = Analyzer(owner: nil)
+            root.setSubAnalyzer(table, for: "tableView")
+            var cells: [Analyzer] = []
+            cells.reserveCapacity(nodesPerMemoryRun)
+            for row in 0..<nodesPerMemoryRun {
+                let cell = Analyzer(owner: nil)
+                table.setSubAnalyzer(cell, for: "cell", index: row)
+                cells.append(cell)
+            }
+            blackHole(cells)
+            blackHole(root)
+        }
+    }
     for rows in [0, nodesPerMemoryRun] {
         Benchmark("\(rows) row nodes with one event each", configuration: memory) { benchmark in
             for _ in benchmark.scaledIterations {

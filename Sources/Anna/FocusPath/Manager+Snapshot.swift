@@ -59,9 +59,7 @@ extension Manager {
             if event.name == .updated { eventAttributes += " value=\"\(Markup.escape(event.value?.description ?? "nil"))\"" }
             text += "\(indent)  <ana-\(Markup.tagName(event.name.rawValue))\(eventAttributes) class=\"ana-event\" time=\"\(Markup.milliseconds(event.time))\" />\n"
         }
-        for key in node.childOrder {
-            if let child = node.children[key] { write(child, depth: depth + 1, into: &text) }
-        }
+        for child in node.orderedChildren { write(child, depth: depth + 1, into: &text) }
         text += "\(indent)</\(tag)>\n"
     }
 }

@@ -29,8 +29,8 @@ public final class Node: @unchecked Sendable {
     let serial: Int
 
     /// The node's path from the root: `/master/tableView/cell`; `/` for the root.
-    public var path: String { Manager.lock.withLock { cachedPath } }
-    private lazy var cachedPath: String = "/" + names.joined(separator: "/")
+    /// Built when read rather than stored: most nodes are never asked for it.
+    public var path: String { "/" + names.joined(separator: "/") }
 
     struct Key: Hashable {
         var name: String
@@ -42,8 +42,8 @@ public final class Node: @unchecked Sendable {
     var key: Key { Key(name: nodeName, index: index, section: section) }
 
     var children: [Key: Node] = [:]
-    /// Children in creation order, for snapshots.
-    var childOrder: [Key] = []
+    /// Children in creation order (by serial), for snapshots.
+    var orderedChildren: [Node] { children.values.sorted { $0.serial < $1.serial } }
     /// The analyzer bound to the node now.
     weak var analyzer: Analyzer?
     /// Set when the node's branch was detached or reloaded.
@@ -61,7 +61,9 @@ public final class Node: @unchecked Sendable {
     private var visible = false
     private var appearedAt: Date?
     private var disappearedAt: Date?
-    private var firstDisplayed: FocusEvent?
+    /// When the first ``FocusEvent/Name/appeared`` event was recorded: that event, as
+    /// only its time differs from one appeared event to another.
+    private var firstDisplayedAt: Date?
     private var valueFirstDisplayed: [String: FocusEvent] = [:]
 
     init(name: String, index: Int?, section: Int?, parent: Node?, createdAt: Date, serial: Int) {
@@ -106,7 +108,9 @@ public final class Node: @unchecked Sendable {
     public func isVisible() -> Bool { Manager.lock.withLock { visible } }
 
     /// The first ``FocusEvent/Name/appeared`` event of the node.
-    public func firstDisplayedEvent() -> FocusEvent? { Manager.lock.withLock { firstDisplayed } }
+    public func firstDisplayedEvent() -> FocusEvent? {
+        Manager.lock.withLock { firstDisplayedAt.map { FocusEvent(name: .appeared, time: $0) } }
+    }
 
     /// The event that first showed the current value of a key path: the
     /// ``FocusEvent/Name/appeared`` event if the value was there when the node
@@ -153,7 +157,7 @@ public final class Node: @unchecked Sendable {
                 appearedAt = event.time
                 disappearedAt = nil
             }
-            if firstDisplayed == nil { firstDisplayed = event }
+            if firstDisplayedAt == nil { firstDisplayedAt = event.time }
             for keyPath in values.keys where valueFirstDisplayed[keyPath] == nil {
                 valueFirstDisplayed[keyPath] = event
             }
@@ -182,7 +186,6 @@ public final class Node: @unchecked Sendable {
         if let existing = children[key] { return existing }
         let node = Node(name: key.name, index: key.index, section: key.section, parent: self, createdAt: createdAt, serial: serial())
         children[key] = node
-        childOrder.append(key)
         return node
     }
 
@@ -200,17 +203,14 @@ public final class Node: @unchecked Sendable {
 
     /// Removes a child's branch, marking every node in it removed.
     func removeChild(_ key: Key) {
-        guard let node = children.removeValue(forKey: key) else { return }
-        childOrder.removeAll { $0 == key }
-        node.markRemoved()
+        children.removeValue(forKey: key)?.markRemoved()
     }
 
     /// Removes every child named `name`, whatever its index.
     func removeChildren(named name: String) {
-        for key in childOrder where key.name == name {
+        for key in children.keys where key.name == name {
             children.removeValue(forKey: key)?.markRemoved()
         }
-        childOrder.removeAll { $0.name == name }
     }
 
     private func markRemoved() {
