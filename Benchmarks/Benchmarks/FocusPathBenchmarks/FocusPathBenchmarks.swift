@@ -25,8 +25,10 @@ func tasks(_ count: Int) -> TaskSet {
     return TaskSet(name: "bench", tasks: tasks)
 }
 
-/// A manager and the analyzer of one table cell at /master/tableView/cell[3].
-func cell(tasks count: Int, service: AnalyticsService? = nil) -> (Manager, Analyzer, RootAnalyzer) {
+/// A manager and the analyzer of one table cell at /master/tableView/cell[3], with
+/// the analyzers above it (super analyzers are held weakly, and an analyzer that goes
+/// away frees its node, so the caller keeps them).
+func cell(tasks count: Int, service: AnalyticsService? = nil) -> (Manager, Analyzer, RootAnalyzer, [Analyzer]) {
     let manager = Manager(service: service, tasks: [tasks(count)])
     let root = RootAnalyzer(manager: manager)
     let master = Analyzer(owner: nil)
@@ -36,7 +38,7 @@ func cell(tasks count: Int, service: AnalyticsService? = nil) -> (Manager, Analy
     master.setSubAnalyzer(table, for: "tableView")
     table.setSubAnalyzer(cell, for: "cell", index: 3, section: 0)
     cell.record(.appeared)
-    return (manager, cell, root)
+    return (manager, cell, root, [master, table])
 }
 
 /// Discards everything, as a provider that is not measured.
@@ -56,11 +58,12 @@ let benchmarks: @Sendable () -> Void = {
     )
 
     for count in [10, 10_000] {
-        let (manager, analyzer, root) = cell(tasks: count)
+        let (manager, analyzer, root, above) = cell(tasks: count)
         Benchmark("record, task matches, \(count) tasks") { benchmark in
             for _ in benchmark.scaledIterations { analyzer.record(.didSelect) }
             blackHole(manager)
             blackHole(root)
+            blackHole(above)
         }
         Benchmark("record, no task matches, \(count) tasks") { benchmark in
             for _ in benchmark.scaledIterations { analyzer.record(.didEndTouch) }
@@ -71,11 +74,12 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     let service = AnalyticsService(providers: [NullProvider()])
-    let (reportingManager, reportingCell, reportingRoot) = cell(tasks: 10_000, service: service)
+    let (reportingManager, reportingCell, reportingRoot, reportingAbove) = cell(tasks: 10_000, service: service)
     Benchmark("record, task matches and reports to the service, 10000 tasks") { benchmark in
         for _ in benchmark.scaledIterations { reportingCell.record(.didSelect) }
         blackHole(reportingManager)
         blackHole(reportingRoot)
+        blackHole(reportingAbove)
     }
 
     // Memory: 100,000 table rows, each a node with its analyzer and one event, against
