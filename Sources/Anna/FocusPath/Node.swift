@@ -19,10 +19,19 @@ public final class Node: @unchecked Sendable {
     public let index: Int?
     /// The section, for table rows; `nil` otherwise.
     public let section: Int?
+    /// Set when the node's branch was detached or reloaded. (The flags follow the
+    /// optionals so they fill the optionals' padding.)
+    var isRemoved = false
+    private var visible = false
     /// The parent node; `nil` for the root.
     public private(set) weak var parentNode: Node?
-    /// The names from the root's child down to this node.
-    public let names: [String]
+    /// The names from the root's child down to this node, built when read (a node
+    /// stores its own name only, to stay small).
+    public var names: [String] {
+        var names: [String] = []
+        collectNames(into: &names)
+        return names
+    }
     /// When the node was created, by the manager's clock.
     public let createdAt: Date
     /// A number unique within the manager, for snapshots.
@@ -46,8 +55,6 @@ public final class Node: @unchecked Sendable {
     var orderedChildren: [Node] { children.values.sorted { $0.serial < $1.serial } }
     /// The analyzer bound to the node now.
     weak var analyzer: Analyzer?
-    /// Set when the node's branch was detached or reloaded.
-    var isRemoved = false
     /// Indexed children whose analyzer moved to another row, oldest first.
     private var idleChildren: [Key] = []
     /// How many indexed children without an analyzer a node keeps (rows a reused
@@ -58,12 +65,12 @@ public final class Node: @unchecked Sendable {
     private var recentStart = 0
     private static let recentCapacity = 10
     private var values: [String: AnalyticsValue] = [:]
-    private var visible = false
-    private var appearedAt: Date?
-    private var disappearedAt: Date?
+    // Times as `OptionalTime`: 8 bytes each, where `Date?` takes 16.
+    private var appearedAt = OptionalTime()
+    private var disappearedAt = OptionalTime()
     /// When the first ``FocusEvent/Name/appeared`` event was recorded: that event, as
     /// only its time differs from one appeared event to another.
-    private var firstDisplayedAt: Date?
+    private var firstDisplayedAt = OptionalTime()
     private var valueFirstDisplayed: [String: FocusEvent] = [:]
 
     init(name: String, index: Int?, section: Int?, parent: Node?, createdAt: Date, serial: Int) {
@@ -71,9 +78,19 @@ public final class Node: @unchecked Sendable {
         self.index = index
         self.section = section
         self.parentNode = parent
-        self.names = parent.map { $0.names + [name] } ?? []
         self.createdAt = createdAt
         self.serial = serial
+    }
+
+    /// Fills `names` with ``names``, reusing its storage.
+    func collectNames(into names: inout [String]) {
+        names.removeAll(keepingCapacity: true)
+        var node = self
+        while let parent = node.parentNode {
+            names.append(node.nodeName)
+            node = parent
+        }
+        names.reverse()
     }
 
     /// The node `distance` levels up: itself for 0, the parent for 1.
@@ -109,7 +126,7 @@ public final class Node: @unchecked Sendable {
 
     /// The first ``FocusEvent/Name/appeared`` event of the node.
     public func firstDisplayedEvent() -> FocusEvent? {
-        Manager.lock.withLock { firstDisplayedAt.map { FocusEvent(name: .appeared, time: $0) } }
+        Manager.lock.withLock { firstDisplayedAt.date.map { FocusEvent(name: .appeared, time: $0) } }
     }
 
     /// The event that first showed the current value of a key path: the
@@ -125,8 +142,8 @@ public final class Node: @unchecked Sendable {
     /// never appeared.
     public var visibleDuration: TimeInterval {
         Manager.lock.withLock {
-            guard let appearedAt else { return 0 }
-            let end = visible ? (lastRecorded?.time ?? appearedAt) : (disappearedAt ?? appearedAt)
+            guard let appearedAt = appearedAt.date else { return 0 }
+            let end = visible ? (lastRecorded?.time ?? appearedAt) : (disappearedAt.date ?? appearedAt)
             return max(0, end.timeIntervalSince(appearedAt))
         }
     }
@@ -154,17 +171,17 @@ public final class Node: @unchecked Sendable {
         case .appeared:
             if !visible {
                 visible = true
-                appearedAt = event.time
-                disappearedAt = nil
+                appearedAt.date = event.time
+                disappearedAt.date = nil
             }
-            if firstDisplayedAt == nil { firstDisplayedAt = event.time }
+            if firstDisplayedAt.date == nil { firstDisplayedAt.date = event.time }
             for keyPath in values.keys where valueFirstDisplayed[keyPath] == nil {
                 valueFirstDisplayed[keyPath] = event
             }
         case .disappeared:
             if visible {
                 visible = false
-                disappearedAt = event.time
+                disappearedAt.date = event.time
             }
         case .updated:
             guard let keyPath = event.keyPath else { break }
@@ -292,5 +309,16 @@ public struct FocusTaskError: Error, Sendable, Hashable, CustomStringConvertible
     public var description: String {
         let prefix = task.map { "task \($0) on " } ?? ""
         return "\(prefix)\(path): \(message)"
+    }
+}
+
+/// A `Date?` in 8 bytes: NaN stands for `nil`.
+struct OptionalTime {
+    private var seconds = Double.nan
+
+    /// The time; `nil` when unset.
+    var date: Date? {
+        get { seconds.isNaN ? nil : Date(timeIntervalSinceReferenceDate: seconds) }
+        set { seconds = newValue?.timeIntervalSinceReferenceDate ?? .nan }
     }
 }

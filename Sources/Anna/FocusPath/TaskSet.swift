@@ -106,6 +106,8 @@ final class TaskIndex {
     private(set) var all: [FocusTask] = []
     /// Positions of matching tasks, reused between lookups.
     private var scratch: [Int] = []
+    /// The node's names, reused between lookups.
+    private var nameScratch: [String] = []
 
     func insert(_ task: FocusTask) {
         let order = all.count
@@ -139,7 +141,11 @@ final class TaskIndex {
         var matches = scratch
         scratch = []
         matches.removeAll(keepingCapacity: true)
-        Self.collect(root, names: node.names, depth: 0, into: &matches)
+        var names = nameScratch
+        nameScratch = []
+        node.collectNames(into: &names)
+        Self.collect(root, names: names, depth: 0, into: &matches)
+        nameScratch = names
         if matches.count > 1 { matches.sort() }
         var previous = -1
         for order in matches where order != previous {
