@@ -1,5 +1,12 @@
 import Dispatch
 import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Receives what a ``Manager``'s tasks produce, on the manager's ``Manager/delegateQueue``.
 public protocol ManagerDelegate: AnyObject, Sendable {
@@ -141,15 +148,6 @@ public final class Manager: @unchecked Sendable {
         let event: FocusEvent
     }
 
-    /// The task running on this thread (or Swift task): its node and event, which
-    /// ``Node/latestEvent()`` returns inside it, and how many tasks run below it.
-    struct RunningTask: Sendable {
-        let node: Node
-        let event: FocusEvent
-        let depth: Int
-    }
-
-    @TaskLocal static var runningTask: RunningTask?
 
     /// Applies an event to a node and collects the tasks it matches. Called under the lock.
     func handle(_ event: FocusEvent, on node: Node, matched: inout [MatchedTask]) {
@@ -163,8 +161,8 @@ public final class Manager: @unchecked Sendable {
     /// threads that record; what it reads from nodes takes the lock per read.
     func run(_ matched: [MatchedTask], results: inout [AnalyticsEvent], errors: inout [any Error]) {
         guard let first = matched.first else { return }
-        let depth = (Self.runningTask?.depth ?? 0) + 1
-        guard depth <= Self.taskDepthLimit else {
+        let running = RunningTasks.current
+        guard running.stack.count < Self.taskDepthLimit else {
             errors.append(FocusTaskError(
                 path: first.node.path,
                 message: "not run: tasks triggered tasks \(Self.taskDepthLimit) levels deep; does an action record the event that triggers it?",
@@ -172,18 +170,18 @@ public final class Manager: @unchecked Sendable {
             return
         }
         for match in matched {
-            Self.$runningTask.withValue(RunningTask(node: match.node, event: match.event, depth: depth)) {
-                do {
-                    if let result = try match.task.action(match.node) { results.append(result) }
-                } catch var error as FocusTaskError {
-                    error.task = match.task.label
-                    errors.append(error)
-                } catch {
-                    // The error's own description may quote values; its type names the problem.
-                    errors.append(FocusTaskError(
-                        path: match.node.path, message: "the task threw \(String(reflecting: type(of: error)))",
-                        task: match.task.label))
-                }
+            running.stack.append((match.node, match.event))
+            defer { running.stack.removeLast() }
+            do {
+                if let result = try match.task.action(match.node) { results.append(result) }
+            } catch var error as FocusTaskError {
+                error.task = match.task.label
+                errors.append(error)
+            } catch {
+                // The error's own description may quote values; its type names the problem.
+                errors.append(FocusTaskError(
+                    path: match.node.path, message: "the task threw \(String(reflecting: type(of: error)))",
+                    task: match.task.label))
             }
         }
     }
@@ -232,4 +230,37 @@ public final class Manager: @unchecked Sendable {
 /// are the manager's own Sendable types or errors a task threw, handed over once.
 private struct UncheckedErrors: @unchecked Sendable {
     var errors: [any Error]
+}
+
+/// The tasks running on one thread, innermost last: what ``Node/latestEvent()``
+/// returns inside a task, and how deep tasks triggered tasks. Tasks are synchronous
+/// and run on the recording thread, so the state is per thread (a pthread key);
+/// only that thread reads or writes it.
+final class RunningTasks {
+    var stack: [(node: Node, event: FocusEvent)] = []
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            #if canImport(Darwin)
+            Unmanaged<RunningTasks>.fromOpaque(pointer).release()
+            #else
+            if let pointer { Unmanaged<RunningTasks>.fromOpaque(pointer).release() }
+            #endif
+        }
+        return key
+    }()
+
+    /// This thread's state, created on first use.
+    static var current: RunningTasks {
+        if let existing { return existing }
+        let created = RunningTasks()
+        pthread_setspecific(key, Unmanaged.passRetained(created).toOpaque())
+        return created
+    }
+
+    /// This thread's state, if a task ever ran on it.
+    static var existing: RunningTasks? {
+        pthread_getspecific(key).map { Unmanaged<RunningTasks>.fromOpaque($0).takeUnretainedValue() }
+    }
 }

@@ -106,7 +106,7 @@ public final class Node: @unchecked Sendable {
 
     /// The latest event recorded on the node: inside a task, the one that triggered it.
     public func latestEvent() -> FocusEvent? {
-        if let running = Manager.runningTask, running.node === self { return running.event }
+        if let running = RunningTasks.existing?.stack.last, running.node === self { return running.event }
         return Manager.lock.withLock { lastRecorded }
     }
 
