@@ -81,11 +81,12 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("    <tableView id=") })
         #expect(lines.contains { $0.hasPrefix("      <cell id=") && $0.hasSuffix("index=\"0\" section=\"0\">") })
         let cell = try #require(lines.firstIndex { $0.hasPrefix("      <cell id=") })
-        #expect(Array(lines[(cell + 1)...(cell + 6)]) == [
+        #expect(Array(lines[(cell + 1)...(cell + 7)]) == [
             "        <match>",
-            "          <branches length=\"2\">",
+            "          <branches length=\"3\">",
             "            <did-select />",
             "            <disappeared />",
+            "            <did-preview />",
             "          </branches>",
             "        </match>",
         ])

@@ -25,8 +25,10 @@ func tasks(_ count: Int) -> TaskSet {
     return TaskSet(name: "bench", tasks: tasks)
 }
 
-/// A manager and the analyzer of one table cell at /master/tableView/cell[3].
-func cell(tasks count: Int, service: AnalyticsService? = nil) -> (Manager, Analyzer, RootAnalyzer) {
+/// A manager and the analyzer of one table cell at /master/tableView/cell[3], with
+/// the analyzers above it (super analyzers are held weakly, and an analyzer that goes
+/// away frees its node, so the caller keeps them).
+func cell(tasks count: Int, service: AnalyticsService? = nil) -> (Manager, Analyzer, RootAnalyzer, [Analyzer]) {
     let manager = Manager(service: service, tasks: [tasks(count)])
     let root = RootAnalyzer(manager: manager)
     let master = Analyzer(owner: nil)
@@ -36,7 +38,7 @@ func cell(tasks count: Int, service: AnalyticsService? = nil) -> (Manager, Analy
     master.setSubAnalyzer(table, for: "tableView")
     table.setSubAnalyzer(cell, for: "cell", index: 3, section: 0)
     cell.record(.appeared)
-    return (manager, cell, root)
+    return (manager, cell, root, [master, table])
 }
 
 /// Discards everything, as a provider that is not measured.
@@ -56,11 +58,12 @@ let benchmarks: @Sendable () -> Void = {
     )
 
     for count in [10, 10_000] {
-        let (manager, analyzer, root) = cell(tasks: count)
+        let (manager, analyzer, root, above) = cell(tasks: count)
         Benchmark("record, task matches, \(count) tasks") { benchmark in
             for _ in benchmark.scaledIterations { analyzer.record(.didSelect) }
             blackHole(manager)
             blackHole(root)
+            blackHole(above)
         }
         Benchmark("record, no task matches, \(count) tasks") { benchmark in
             for _ in benchmark.scaledIterations { analyzer.record(.didEndTouch) }
@@ -71,11 +74,12 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     let service = AnalyticsService(providers: [NullProvider()])
-    let (reportingManager, reportingCell, reportingRoot) = cell(tasks: 10_000, service: service)
+    let (reportingManager, reportingCell, reportingRoot, reportingAbove) = cell(tasks: 10_000, service: service)
     Benchmark("record, task matches and reports to the service, 10000 tasks") { benchmark in
         for _ in benchmark.scaledIterations { reportingCell.record(.didSelect) }
         blackHole(reportingManager)
         blackHole(reportingRoot)
+        blackHole(reportingAbove)
     }
 
     // Memory: 100,000 table rows, each a node with its analyzer and one event, against
@@ -87,6 +91,25 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(20),
         maxIterations: 5
     )
+    // The analyzers alone, bound to their rows but recording nothing (so no nodes):
+    // the difference to the run above is the nodes' own memory.
+    Benchmark("\(nodesPerMemoryRun) row analyzers bound, no event (no nodes)", configuration: memory) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let manager = Manager(service: nil)
+            let root = RootAnalyzer(manager: manager)
+            let table = Analyzer(owner: nil)
+            root.setSubAnalyzer(table, for: "tableView")
+            var cells: [Analyzer] = []
+            cells.reserveCapacity(nodesPerMemoryRun)
+            for row in 0..<nodesPerMemoryRun {
+                let cell = Analyzer(owner: nil)
+                table.setSubAnalyzer(cell, for: "cell", index: row)
+                cells.append(cell)
+            }
+            blackHole(cells)
+            blackHole(root)
+        }
+    }
     for rows in [0, nodesPerMemoryRun] {
         Benchmark("\(rows) row nodes with one event each", configuration: memory) { benchmark in
             for _ in benchmark.scaledIterations {
@@ -101,6 +124,30 @@ let benchmarks: @Sendable () -> Void = {
                     table.setSubAnalyzer(cell, for: "cell", index: row)
                     cell.record(.appeared)
                     cells.append(cell)
+                }
+                blackHole(cells)
+                blackHole(root)
+            }
+        }
+    }
+
+    // Scrolling: 12 reused cells bound in turn to 10,000 and to 100,000 rows, each row
+    // appearing, getting a value and disappearing. Flat memory: the two peaks match,
+    // since rows a cell left are kept up to a bound and then freed.
+    for rows in [10_000, 100_000] {
+        Benchmark("scroll \(rows) rows through 12 reused cells", configuration: memory) { benchmark in
+            for _ in benchmark.scaledIterations {
+                let manager = Manager(service: nil)
+                let root = RootAnalyzer(manager: manager)
+                let table = Analyzer(owner: nil)
+                root.setSubAnalyzer(table, for: "tableView")
+                let cells = (0..<12).map { _ in Analyzer(owner: nil) }
+                for row in 0..<rows {
+                    let cell = cells[row % cells.count]
+                    table.setSubAnalyzer(cell, for: "cell", index: row, section: 0)
+                    cell.record(.appeared)
+                    cell.update(row, for: "row")
+                    cell.record(.disappeared)
                 }
                 blackHole(cells)
                 blackHole(root)

@@ -65,7 +65,19 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         Analyzer(owner: owner)
     }
 
+    /// Frees the node: an analyzer that goes away (its owner deallocated) takes its
+    /// node's branch with it, unless another analyzer was bound there since.
+    deinit {
+        Manager.lock.withLock {
+            guard let node, !node.isRemoved, node.analyzer == nil, let parent = node.parentNode else { return }
+            parent.removeChild(node.key)
+        }
+    }
+
     var isRoot: Bool { false }
+
+    /// The node bound now, without resolving (under the lock).
+    var currentNode: Node? { node }
 
     /// Whether the analyzer has a name or a super analyzer, and so can be found by
     /// analyzers below it.
@@ -121,6 +133,10 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         Manager.lock.withLock {
             guard !sub.isDetached, !sub.isRoot, sub !== self else { return }
             if let current = sub.binding, current.superAnalyzer === self, current.key == key { return }
+            // A reused cell leaves its row's node: the node stays, among a bounded number.
+            if let old = sub.node, !old.isRemoved, old.index != nil, let parent = old.parentNode {
+                parent.childBecameIdle(old.key)
+            }
             sub.binding = Binding(superAnalyzer: self, key: key)
             sub.node = nil
         }
@@ -136,8 +152,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     }
 
     private func record(_ makeEvent: (Date) -> FocusEvent) {
-        var results: [AnalyticsEvent] = []
-        var errors: [any Error] = []
+        var matched: [Manager.MatchedTask] = []
         var sparks: [(SparkEvent, SparkEvent.Context)] = []
         let manager: Manager? = Manager.lock.withLock {
             guard !isDetached else { return nil }
@@ -149,19 +164,23 @@ public class Analyzer: Analyzing, @unchecked Sendable {
             if !pending.isEmpty {
                 let waiting = pending
                 pending.removeAll()
-                for earlier in waiting { apply(earlier, on: node, manager: manager, &results, &errors, &sparks) }
+                for earlier in waiting { apply(earlier, on: node, manager: manager, &matched, &sparks) }
             }
-            apply(event, on: node, manager: manager, &results, &errors, &sparks)
+            apply(event, on: node, manager: manager, &matched, &sparks)
             return manager
         }
-        manager?.deliver(results, errors: errors, sparks: sparks)
+        guard let manager else { return }
+        var results: [AnalyticsEvent] = []
+        var errors: [any Error] = []
+        manager.run(matched, results: &results, errors: &errors)
+        manager.deliver(results, errors: errors, sparks: sparks)
     }
 
     private func apply(
         _ event: FocusEvent, on node: Node, manager: Manager,
-        _ results: inout [AnalyticsEvent], _ errors: inout [any Error], _ sparks: inout [(SparkEvent, SparkEvent.Context)]
+        _ matched: inout [Manager.MatchedTask], _ sparks: inout [(SparkEvent, SparkEvent.Context)]
     ) {
-        manager.handle(event, on: node, results: &results, errors: &errors)
+        manager.handle(event, on: node, matched: &matched)
         guard !sparkEvents.isEmpty else { return }
         for position in sparkEvents.indices where sparkEvents[position].trigger.eventName == event.name {
             let spark = sparkEvents[position]
@@ -212,6 +231,9 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     public var attachedSparkEvents: [SparkEvent] {
         Manager.lock.withLock { sparkEvents }
     }
+
+    /// The attached Spark events, for snapshots (under the lock).
+    var sparkEventsForSnapshot: [SparkEvent] { sparkEvents }
 
     func keep(_ handle: ObservationHandle) -> Bool {
         Manager.lock.withLock {

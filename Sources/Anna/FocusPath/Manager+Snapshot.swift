@@ -2,8 +2,9 @@ import Foundation
 
 /// The manager's snapshot: Anna's markup of the focus-path tree, for debugging and tests.
 extension Manager {
-    /// Anna's markup of the whole tree: every node, the tasks that apply to it and its
-    /// ten latest events.
+    /// Anna's markup of the whole tree: every node, the tasks that apply to it, the
+    /// Spark events attached to its analyzer (trigger and ``SparkEvent/trace``) and
+    /// its ten latest events.
     ///
     /// ```
     /// <__root__ id="0" class="ana-node" createdAt="1530341056867">
@@ -30,13 +31,22 @@ extension Manager {
         if let index = node.index { attributes += " index=\"\(index)\"" }
         if let section = node.section { attributes += " section=\"\(section)\"" }
         text += "\(indent)<\(tag) \(attributes)>\n"
-        let tasks = index.all.filter { $0.pattern.matches(names: node.names) }
-        if !tasks.isEmpty {
-            var events: [String] = []
-            for task in tasks where !events.contains(task.pattern.event) { events.append(task.pattern.event) }
+        var events: [String] = []
+        for task in index.all {
+            for pattern in task.patterns where pattern.matches(names: node.names) && !events.contains(pattern.event) {
+                events.append(pattern.event)
+            }
+        }
+        if !events.isEmpty {
             text += "\(indent)  <match>\n\(indent)    <branches length=\"\(events.count)\">\n"
             for event in events { text += "\(indent)      <\(Markup.tagName(event)) />\n" }
             text += "\(indent)    </branches>\n\(indent)  </match>\n"
+        }
+        for spark in node.analyzer?.sparkEventsForSnapshot ?? [] {
+            var sparkAttributes = " trigger=\"\(spark.trigger.rawValue)\""
+            if let trace = spark.trace { sparkAttributes += " trace=\"\(Markup.escape(trace))\"" }
+            if spark.isSingleFire { sparkAttributes += " single-fire=\"true\"" }
+            text += "\(indent)  <ana-spark\(sparkAttributes) class=\"ana-spark\" />\n"
         }
         for keyPath in node.valueKeyPaths {
             if let value = node.latestValue(keyPath) {
@@ -49,9 +59,7 @@ extension Manager {
             if event.name == .updated { eventAttributes += " value=\"\(Markup.escape(event.value?.description ?? "nil"))\"" }
             text += "\(indent)  <ana-\(Markup.tagName(event.name.rawValue))\(eventAttributes) class=\"ana-event\" time=\"\(Markup.milliseconds(event.time))\" />\n"
         }
-        for key in node.childOrder {
-            if let child = node.children[key] { write(child, depth: depth + 1, into: &text) }
-        }
+        for child in node.orderedChildren { write(child, depth: depth + 1, into: &text) }
         text += "\(indent)</\(tag)>\n"
     }
 }

@@ -1,5 +1,12 @@
 import Dispatch
 import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Receives what a ``Manager``'s tasks produce, on the manager's ``Manager/delegateQueue``.
 public protocol ManagerDelegate: AnyObject, Sendable {
@@ -24,9 +31,10 @@ extension ManagerDelegate {
 /// ```
 ///
 /// Events recorded on analyzers are applied to their nodes and matched against the
-/// tasks on the recording thread, under one lock held for that event only. Results
-/// are reported to the ``AnalyticsService`` there (which returns at once) and passed
-/// to the delegate asynchronously on ``delegateQueue``.
+/// tasks on the recording thread, under one lock held for that event only; the
+/// matching tasks then run on that thread with the lock released, so an action may
+/// wait for other threads. Results are reported to the ``AnalyticsService`` there
+/// (which returns at once) and passed to the delegate asynchronously on ``delegateQueue``.
 public final class Manager: @unchecked Sendable {
     /// The focus-path lock; one for all managers, since analyzers find their manager
     /// only when they resolve.
@@ -101,6 +109,25 @@ public final class Manager: @unchecked Sendable {
         }
     }
 
+    /// Registers a task written in Swift that runs when any of several patterns
+    /// matches, once per event (the seed's `match([p1, p2], fn)`).
+    ///
+    /// ```swift
+    /// manager.match(["master/tableView/cell/did-select", "search/results/cell/did-select"]) { node in
+    ///     .itemOpened(row: try node.requiredIndex())
+    /// }
+    /// ```
+    /// An empty list or an invalid pattern registers nothing and goes to the delegate's
+    /// ``ManagerDelegate/manager(_:didCatch:)`` as a ``FocusPattern/SyntaxError``.
+    public func match(_ patterns: [String], file: String = #fileID, line: Int = #line, _ action: @escaping FocusTask.Action) {
+        do {
+            let task = try FocusTask(match: patterns, source: "\(file):\(line)", action: action)
+            Self.lock.withLock { index.insert(task) }
+        } catch {
+            deliver([], errors: [error], sparks: [])
+        }
+    }
+
     /// The number of registered tasks.
     public var taskCount: Int { Self.lock.withLock { index.all.count } }
 
@@ -109,19 +136,52 @@ public final class Manager: @unchecked Sendable {
         return nextSerial
     }
 
-    /// Applies an event to a node and runs the matching tasks. Called under the lock.
-    func handle(_ event: FocusEvent, on node: Node, results: inout [AnalyticsEvent], errors: inout [any Error]) {
+    /// How deep tasks may trigger tasks: a task whose action records an event that
+    /// matches a task (itself or another) runs one level deeper; at this depth the
+    /// matching tasks are not run and the delegate receives a ``FocusTaskError``.
+    public static let taskDepthLimit = 8
+
+    /// A task that matched an event, run once the lock is released.
+    struct MatchedTask {
+        let task: FocusTask
+        let node: Node
+        let event: FocusEvent
+    }
+
+
+    /// Applies an event to a node and collects the tasks it matches. Called under the lock.
+    func handle(_ event: FocusEvent, on node: Node, matched: inout [MatchedTask]) {
         node.apply(event)
         index.forEachMatch(event: event.name.rawValue, node: node) { task in
+            matched.append(MatchedTask(task: task, node: node, event: event))
+        }
+    }
+
+    /// Runs matched tasks. Called outside the lock, so an action may wait for other
+    /// threads that record; what it reads from nodes takes the lock per read.
+    func run(_ matched: [MatchedTask], results: inout [AnalyticsEvent], errors: inout [any Error]) {
+        guard let first = matched.first else { return }
+        let running = RunningTasks.current
+        guard running.stack.count < Self.taskDepthLimit else {
+            errors.append(FocusTaskError(
+                path: first.node.path,
+                message: "not run: tasks triggered tasks \(Self.taskDepthLimit) levels deep; does an action record the event that triggers it?",
+                task: first.task.label))
+            return
+        }
+        for match in matched {
+            running.stack.append((match.node, match.event))
+            defer { running.stack.removeLast() }
             do {
-                if let result = try task.action(node) { results.append(result) }
+                if let result = try match.task.action(match.node) { results.append(result) }
             } catch var error as FocusTaskError {
-                error.task = task.label
+                error.task = match.task.label
                 errors.append(error)
             } catch {
                 // The error's own description may quote values; its type names the problem.
                 errors.append(FocusTaskError(
-                    path: node.path, message: "the task threw \(String(reflecting: type(of: error)))", task: task.label))
+                    path: match.node.path, message: "the task threw \(String(reflecting: type(of: error)))",
+                    task: match.task.label))
             }
         }
     }
@@ -170,4 +230,37 @@ public final class Manager: @unchecked Sendable {
 /// are the manager's own Sendable types or errors a task threw, handed over once.
 private struct UncheckedErrors: @unchecked Sendable {
     var errors: [any Error]
+}
+
+/// The tasks running on one thread, innermost last: what ``Node/latestEvent()``
+/// returns inside a task, and how deep tasks triggered tasks. Tasks are synchronous
+/// and run on the recording thread, so the state is per thread (a pthread key);
+/// only that thread reads or writes it.
+final class RunningTasks {
+    var stack: [(node: Node, event: FocusEvent)] = []
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            #if canImport(Darwin)
+            Unmanaged<RunningTasks>.fromOpaque(pointer).release()
+            #else
+            if let pointer { Unmanaged<RunningTasks>.fromOpaque(pointer).release() }
+            #endif
+        }
+        return key
+    }()
+
+    /// This thread's state, created on first use.
+    static var current: RunningTasks {
+        if let existing { return existing }
+        let created = RunningTasks()
+        pthread_setspecific(key, Unmanaged.passRetained(created).toOpaque())
+        return created
+    }
+
+    /// This thread's state, if a task ever ran on it.
+    static var existing: RunningTasks? {
+        pthread_getspecific(key).map { Unmanaged<RunningTasks>.fromOpaque($0).takeUnretainedValue() }
+    }
 }

@@ -8,7 +8,9 @@ import Foundation
 /// (name, index, section), so a table cell's node keeps its values and visibility
 /// when the cell object is reused for another row and back.
 ///
-/// Read nodes inside a task's closure only: the manager holds its lock while tasks run.
+/// Read nodes inside a task's closure only. Tasks run without the manager's lock
+/// held; each read takes it, so a read sees the node between two events, and
+/// ``latestEvent()`` inside a task is the event that triggered it.
 public final class Node: @unchecked Sendable {
     /// The node's name: the key its super analyzer gave or the standalone name.
     public let nodeName: String
@@ -17,17 +19,27 @@ public final class Node: @unchecked Sendable {
     public let index: Int?
     /// The section, for table rows; `nil` otherwise.
     public let section: Int?
+    /// Set when the node's branch was detached or reloaded. (The flags follow the
+    /// optionals so they fill the optionals' padding.)
+    var isRemoved = false
+    private var visible = false
     /// The parent node; `nil` for the root.
     public private(set) weak var parentNode: Node?
-    /// The names from the root's child down to this node.
-    public let names: [String]
+    /// The names from the root's child down to this node, built when read (a node
+    /// stores its own name only, to stay small).
+    public var names: [String] {
+        var names: [String] = []
+        collectNames(into: &names)
+        return names
+    }
     /// When the node was created, by the manager's clock.
     public let createdAt: Date
     /// A number unique within the manager, for snapshots.
     let serial: Int
 
     /// The node's path from the root: `/master/tableView/cell`; `/` for the root.
-    public private(set) lazy var path: String = "/" + names.joined(separator: "/")
+    /// Built when read rather than stored: most nodes are never asked for it.
+    public var path: String { "/" + names.joined(separator: "/") }
 
     struct Key: Hashable {
         var name: String
@@ -39,21 +51,26 @@ public final class Node: @unchecked Sendable {
     var key: Key { Key(name: nodeName, index: index, section: section) }
 
     var children: [Key: Node] = [:]
-    /// Children in creation order, for snapshots.
-    var childOrder: [Key] = []
+    /// Children in creation order (by serial), for snapshots.
+    var orderedChildren: [Node] { children.values.sorted { $0.serial < $1.serial } }
     /// The analyzer bound to the node now.
     weak var analyzer: Analyzer?
-    /// Set when the node's branch was detached or reloaded.
-    var isRemoved = false
+    /// Indexed children whose analyzer moved to another row, oldest first.
+    private var idleChildren: [Key] = []
+    /// How many indexed children without an analyzer a node keeps (rows a reused
+    /// cell left, with their values and visibility); older ones are freed.
+    static let idleChildLimit = 256
 
     private var recent: [FocusEvent] = []
     private var recentStart = 0
     private static let recentCapacity = 10
     private var values: [String: AnalyticsValue] = [:]
-    private var visible = false
-    private var appearedAt: Date?
-    private var disappearedAt: Date?
-    private var firstDisplayed: FocusEvent?
+    // Times as `OptionalTime`: 8 bytes each, where `Date?` takes 16.
+    private var appearedAt = OptionalTime()
+    private var disappearedAt = OptionalTime()
+    /// When the first ``FocusEvent/Name/appeared`` event was recorded: that event, as
+    /// only its time differs from one appeared event to another.
+    private var firstDisplayedAt = OptionalTime()
     private var valueFirstDisplayed: [String: FocusEvent] = [:]
 
     init(name: String, index: Int?, section: Int?, parent: Node?, createdAt: Date, serial: Int) {
@@ -61,9 +78,19 @@ public final class Node: @unchecked Sendable {
         self.index = index
         self.section = section
         self.parentNode = parent
-        self.names = parent.map { $0.names + [name] } ?? []
         self.createdAt = createdAt
         self.serial = serial
+    }
+
+    /// Fills `names` with ``names``, reusing its storage.
+    func collectNames(into names: inout [String]) {
+        names.removeAll(keepingCapacity: true)
+        var node = self
+        while let parent = node.parentNode {
+            names.append(node.nodeName)
+            node = parent
+        }
+        names.reverse()
     }
 
     /// The node `distance` levels up: itself for 0, the parent for 1.
@@ -79,46 +106,58 @@ public final class Node: @unchecked Sendable {
 
     /// The latest event recorded on the node: inside a task, the one that triggered it.
     public func latestEvent() -> FocusEvent? {
+        if let running = RunningTasks.existing?.stack.last, running.node === self { return running.event }
+        return Manager.lock.withLock { lastRecorded }
+    }
+
+    /// The latest event applied to the node (under the lock).
+    private var lastRecorded: FocusEvent? {
         guard !recent.isEmpty else { return nil }
         return recent[(recentStart + recent.count - 1) % recent.count]
     }
 
     /// The latest value recorded for a key path; `nil` if none or cleared.
     public func latestValue(_ keyPath: String) -> AnalyticsValue? {
-        values[keyPath]
+        Manager.lock.withLock { values[keyPath] }
     }
 
     /// Whether the latest visibility event was ``FocusEvent/Name/appeared``.
-    public func isVisible() -> Bool { visible }
+    public func isVisible() -> Bool { Manager.lock.withLock { visible } }
 
     /// The first ``FocusEvent/Name/appeared`` event of the node.
-    public func firstDisplayedEvent() -> FocusEvent? { firstDisplayed }
+    public func firstDisplayedEvent() -> FocusEvent? {
+        Manager.lock.withLock { firstDisplayedAt.date.map { FocusEvent(name: .appeared, time: $0) } }
+    }
 
     /// The event that first showed the current value of a key path: the
     /// ``FocusEvent/Name/appeared`` event if the value was there when the node
     /// appeared, or the ``FocusEvent/Name/updated`` event if it changed while the node
     /// was visible. `nil` while the current value has not been on screen.
     public func valueFirstDisplayedEvent(_ keyPath: String) -> FocusEvent? {
-        valueFirstDisplayed[keyPath]
+        Manager.lock.withLock { valueFirstDisplayed[keyPath] }
     }
 
     /// Seconds on screen: since the node appeared, up to the latest event, while it
     /// is visible; the length of the last visible period once it disappeared; 0 if it
     /// never appeared.
     public var visibleDuration: TimeInterval {
-        guard let appearedAt else { return 0 }
-        let end = visible ? (latestEvent()?.time ?? appearedAt) : (disappearedAt ?? appearedAt)
-        return max(0, end.timeIntervalSince(appearedAt))
+        Manager.lock.withLock {
+            guard let appearedAt = appearedAt.date else { return 0 }
+            let end = visible ? (lastRecorded?.time ?? appearedAt) : (disappearedAt.date ?? appearedAt)
+            return max(0, end.timeIntervalSince(appearedAt))
+        }
     }
 
     /// The ten latest events, oldest first.
     public func recentEvents() -> [FocusEvent] {
-        guard recent.count == Self.recentCapacity else { return recent }
-        return Array(recent[recentStart...] + recent[..<recentStart])
+        Manager.lock.withLock {
+            guard recent.count == Self.recentCapacity else { return recent }
+            return Array(recent[recentStart...] + recent[..<recentStart])
+        }
     }
 
     /// The key paths with a value, sorted.
-    var valueKeyPaths: [String] { values.keys.sorted() }
+    var valueKeyPaths: [String] { Manager.lock.withLock { values.keys.sorted() } }
 
     /// Records an event: the history, values and visibility.
     func apply(_ event: FocusEvent) {
@@ -132,17 +171,17 @@ public final class Node: @unchecked Sendable {
         case .appeared:
             if !visible {
                 visible = true
-                appearedAt = event.time
-                disappearedAt = nil
+                appearedAt.date = event.time
+                disappearedAt.date = nil
             }
-            if firstDisplayed == nil { firstDisplayed = event }
+            if firstDisplayedAt.date == nil { firstDisplayedAt.date = event.time }
             for keyPath in values.keys where valueFirstDisplayed[keyPath] == nil {
                 valueFirstDisplayed[keyPath] = event
             }
         case .disappeared:
             if visible {
                 visible = false
-                disappearedAt = event.time
+                disappearedAt.date = event.time
             }
         case .updated:
             guard let keyPath = event.keyPath else { break }
@@ -164,23 +203,31 @@ public final class Node: @unchecked Sendable {
         if let existing = children[key] { return existing }
         let node = Node(name: key.name, index: key.index, section: key.section, parent: self, createdAt: createdAt, serial: serial())
         children[key] = node
-        childOrder.append(key)
         return node
+    }
+
+    /// Notes that an indexed child's analyzer moved on; frees the child that became
+    /// idle longest ago once more than ``idleChildLimit`` are, if it is still idle and
+    /// has no children.
+    func childBecameIdle(_ key: Key) {
+        idleChildren.append(key)
+        guard idleChildren.count > Self.idleChildLimit else { return }
+        let oldest = idleChildren.removeFirst()
+        guard let node = children[oldest], node.children.isEmpty else { return }
+        if let analyzer = node.analyzer, analyzer.currentNode === node { return }
+        removeChild(oldest)
     }
 
     /// Removes a child's branch, marking every node in it removed.
     func removeChild(_ key: Key) {
-        guard let node = children.removeValue(forKey: key) else { return }
-        childOrder.removeAll { $0 == key }
-        node.markRemoved()
+        children.removeValue(forKey: key)?.markRemoved()
     }
 
     /// Removes every child named `name`, whatever its index.
     func removeChildren(named name: String) {
-        for key in childOrder where key.name == name {
+        for key in children.keys where key.name == name {
             children.removeValue(forKey: key)?.markRemoved()
         }
-        childOrder.removeAll { $0.name == name }
     }
 
     private func markRemoved() {
@@ -194,6 +241,12 @@ extension Node {
     public func requiredIndex() throws(FocusTaskError) -> Int {
         guard let index else { throw FocusTaskError(path: path, message: "the node has no index") }
         return index
+    }
+
+    /// The section, or an error naming the node: for tasks whose parameter needs one.
+    public func requiredSection() throws(FocusTaskError) -> Int {
+        guard let section else { throw FocusTaskError(path: path, message: "the node has no section") }
+        return section
     }
 
     /// The ancestor `distance` levels up, or an error naming the node.
@@ -213,7 +266,7 @@ extension Node {
     /// The latest value for a key path as a type, `nil` when there is none.
     /// - Throws: ``FocusTaskError`` when the value is of another type.
     public func value<Value: AnalyticsValueRepresentable>(_ keyPath: String, as type: Value.Type) throws(FocusTaskError) -> Value? {
-        guard let raw = values[keyPath] else { return nil }
+        guard let raw = latestValue(keyPath) else { return nil }
         guard let value = Value(analyticsValue: raw) else {
             // Names the key and the types, never the value: values may be personal data.
             throw FocusTaskError(path: path, message: "value '\(keyPath)' is \(raw.typeDescription), not \(Value.self)")
@@ -256,5 +309,16 @@ public struct FocusTaskError: Error, Sendable, Hashable, CustomStringConvertible
     public var description: String {
         let prefix = task.map { "task \($0) on " } ?? ""
         return "\(prefix)\(path): \(message)"
+    }
+}
+
+/// A `Date?` in 8 bytes: NaN stands for `nil`.
+struct OptionalTime {
+    private var seconds = Double.nan
+
+    /// The time; `nil` when unset.
+    var date: Date? {
+        get { seconds.isNaN ? nil : Date(timeIntervalSinceReferenceDate: seconds) }
+        set { seconds = newValue?.timeIntervalSinceReferenceDate ?? .nan }
     }
 }

@@ -1,11 +1,14 @@
-/// A task: a pattern and the closure that digs an event out of the node it matched
-/// (Anna's `match`). A task that returns `nil` reports nothing.
+/// A task: one or more patterns and the closure that digs an event out of the node
+/// they matched (Anna's `match`). A task that returns `nil` reports nothing. An event
+/// that matches several of a task's patterns runs it once.
 public struct FocusTask: Sendable {
     /// What the closure does with a matching node.
     public typealias Action = @Sendable (Node) throws -> AnalyticsEvent?
 
-    /// The pattern the node and event must match.
-    public let pattern: FocusPattern
+    /// The first pattern the node and event must match.
+    public var pattern: FocusPattern { patterns[0] }
+    /// The patterns, in declaration order; the task runs when any matches. Never empty.
+    public let patterns: [FocusPattern]
     /// Where the task was declared, e.g. `shop.anna.yml:40:5`, for errors and snapshots.
     public let source: String?
     /// The closure.
@@ -13,7 +16,7 @@ public struct FocusTask: Sendable {
 
     /// Creates a task from a parsed pattern.
     package init(pattern: FocusPattern, source: String? = nil, action: @escaping Action) {
-        self.pattern = pattern
+        self.patterns = [pattern]
         self.source = source
         self.action = action
     }
@@ -24,9 +27,30 @@ public struct FocusTask: Sendable {
         self.init(pattern: try FocusPattern(match), source: source, action: action)
     }
 
-    /// `'cell/did-select' (shop.anna.yml:40:5)`.
+    /// Creates a task that runs when any of several patterns matches (the seed's
+    /// `match([p1, p2], fn)`).
+    ///
+    /// ```swift
+    /// try FocusTask(match: ["master/tableView/cell/did-select", "search/results/cell/did-select"]) { node in
+    ///     .itemOpened(row: try node.requiredIndex())
+    /// }
+    /// ```
+    /// - Throws: ``FocusPattern/SyntaxError`` for the first text that is not a pattern,
+    ///   or when the list is empty.
+    public init(match: [String], source: String? = nil, action: @escaping Action) throws(FocusPattern.SyntaxError) {
+        guard !match.isEmpty else {
+            throw FocusPattern.SyntaxError(message: "a task needs at least one pattern")
+        }
+        var patterns: [FocusPattern] = []
+        for text in match { patterns.append(try FocusPattern(text)) }
+        self.patterns = patterns
+        self.source = source
+        self.action = action
+    }
+
+    /// `'cell/did-select' (shop.anna.yml:40:5)`; patterns separated by `, `.
     var label: String {
-        "'\(pattern)'" + (source.map { " (\($0))" } ?? "")
+        patterns.map { "'\($0)'" }.joined(separator: ", ") + (source.map { " (\($0))" } ?? "")
     }
 }
 
@@ -59,7 +83,7 @@ final class TaskIndex {
     private final class Trie {
         var children: [String: Trie] = [:]
         var any: Trie?
-        var tasks: [(order: Int, task: FocusTask)] = []
+        var patterns: [(order: Int, pattern: FocusPattern)] = []
 
         /// The child for a name, created on first use.
         func child(_ name: String) -> Trie {
@@ -82,28 +106,34 @@ final class TaskIndex {
     private(set) var all: [FocusTask] = []
     /// Positions of matching tasks, reused between lookups.
     private var scratch: [Int] = []
+    /// The node's names, reused between lookups.
+    private var nameScratch: [String] = []
 
     func insert(_ task: FocusTask) {
         let order = all.count
         all.append(task)
-        var trie = roots[task.pattern.event] ?? Trie()
-        roots[task.pattern.event] = trie
-        for component in task.pattern.nodes.reversed() {
+        for pattern in task.patterns { insert(pattern, order: order) }
+    }
+
+    private func insert(_ pattern: FocusPattern, order: Int) {
+        var trie = roots[pattern.event] ?? Trie()
+        roots[pattern.event] = trie
+        for component in pattern.nodes.reversed() {
             switch component {
             case .name(let name):
                 trie = trie.child(name)
             case .any:
                 trie = trie.anyChild()
             case .anyDepth:
-                trie.tasks.append((order, task))
+                trie.patterns.append((order, pattern))
                 return
             }
         }
-        trie.tasks.append((order, task))
+        trie.patterns.append((order, pattern))
     }
 
-    /// Calls `body` with each task whose pattern matches the node and event, in the
-    /// order the tasks were registered.
+    /// Calls `body` with each task that has a pattern matching the node and event,
+    /// once, in the order the tasks were registered.
     func forEachMatch(event: String, node: Node, _ body: (FocusTask) -> Void) {
         guard let root = roots[event] else { return }
         // A task's action may record another event (re-entering under the recursive
@@ -111,15 +141,23 @@ final class TaskIndex {
         var matches = scratch
         scratch = []
         matches.removeAll(keepingCapacity: true)
-        Self.collect(root, names: node.names, depth: 0, into: &matches)
+        var names = nameScratch
+        nameScratch = []
+        node.collectNames(into: &names)
+        Self.collect(root, names: names, depth: 0, into: &matches)
+        nameScratch = names
         if matches.count > 1 { matches.sort() }
-        for order in matches { body(all[order]) }
+        var previous = -1
+        for order in matches where order != previous {
+            previous = order
+            body(all[order])
+        }
         matches.removeAll(keepingCapacity: true)
         scratch = matches
     }
 
     private static func collect(_ trie: Trie, names: [String], depth: Int, into matches: inout [Int]) {
-        for (order, task) in trie.tasks where task.pattern.matches(names: names) {
+        for (order, pattern) in trie.patterns where pattern.matches(names: names) {
             matches.append(order)
         }
         guard depth < names.count else { return }

@@ -46,7 +46,7 @@ package struct RenderModel: Sendable {
 
     /// One task of the task set.
     package struct TaskModel: Sendable {
-        /// The pattern as a literal.
+        /// The pattern as a literal, or several as an array literal.
         package var matchLiteral: String
         /// `"shop.anna.yml:40:5"`: where the task is declared.
         package var sourceLiteral: String

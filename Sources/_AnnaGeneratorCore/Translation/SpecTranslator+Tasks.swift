@@ -41,7 +41,9 @@ extension SpecTranslator {
             call = "\(factory)(\(arguments.joined(separator: ", ")))"
         }
         return RenderModel.TaskModel(
-            matchLiteral: SwiftLiteral.string(task.match),
+            matchLiteral: task.match.count == 1
+                ? SwiftLiteral.string(task.match[0])
+                : "[" + task.match.map(SwiftLiteral.string).joined(separator: ", ") + "]",
             sourceLiteral: SwiftLiteral.string(source),
             parameterName: usesNode ? "node" : "_",
             body: (throwsAny ? "try " : "") + call,
@@ -71,6 +73,13 @@ extension SpecTranslator {
         case .path: return ("\(receiver)\(dot)path", false)
         case .name: return ("\(receiver)\(dot)nodeName", false)
         case .visibleDuration: return ("\(receiver)\(dot)visibleDuration", false)
+        case .visible: return ("\(receiver)\(dot)isVisible()", false)
+        case .section:
+            if optional {
+                return ("\(receiver)\(dot)section" + (wantsDouble ? ".map(Double.init)" : ""), false)
+            }
+            let code = "\(receiver)\(dot)requiredSection()"
+            return (wantsDouble ? "Double(\(code))" : code, true)
         case .index:
             if optional {
                 return ("\(receiver)\(dot)index" + (wantsDouble ? ".map(Double.init)" : ""), false)

@@ -18,8 +18,7 @@ extension SpecValidationPass {
                 context.error("the task has no 'report:'; add the event it reports", at: item.location)
                 continue
             }
-            guard let match = context.string(matchField.value, expected: "'match'"),
-                  let pattern = focusPattern(match, at: matchField.value.location),
+            guard let (match, patterns) = focusPatterns(matchField.value),
                   let report = context.string(reportField.value, expected: "'report'") else { continue }
             guard let event = byName[report] else {
                 context.error("the task reports '\(report)', which 'events:' does not declare\(Suggestion.hint(for: report, in: events.map(\.name)))", at: reportField.value.location)
@@ -29,9 +28,37 @@ extension SpecValidationPass {
                 context.warning("the task reports the deprecated event '\(report)'\(message.isEmpty ? "" : ": \(message)")", at: reportField.value.location)
             }
             guard let arguments = taskArguments(fields["with"]?.value, event: event, taskLocation: item.location) else { continue }
-            tasks.append(TrackingSpec.FocusTask(match: match, pattern: pattern, event: event, arguments: arguments, location: item.location))
+            tasks.append(TrackingSpec.FocusTask(match: match, patterns: patterns, event: event, arguments: arguments, location: item.location))
         }
         return tasks
+    }
+
+    /// `match:`: one pattern, or a list of them (the task runs when any matches). Every
+    /// item is checked, each error at its own line and column.
+    private mutating func focusPatterns(_ node: YAMLNode) -> (texts: [String], patterns: [FocusPattern])? {
+        guard case .sequence(let items) = node.content else {
+            guard let text = context.string(node, expected: "'match'"),
+                  let pattern = focusPattern(text, at: node.location) else { return nil }
+            return ([text], [pattern])
+        }
+        guard !items.isEmpty else {
+            context.error("'match' is an empty list; give a pattern or a list of patterns, e.g. match: [list/cell/did-select, grid/item/did-select]", at: node.location)
+            return nil
+        }
+        var texts: [String] = []
+        var patterns: [FocusPattern] = []
+        var valid = true
+        for item in items {
+            guard let text = context.string(item, expected: "each pattern of 'match'"),
+                  let pattern = focusPattern(text, at: item.location) else { valid = false; continue }
+            if texts.contains(text) {
+                context.warning("the pattern '\(text)' is listed twice in 'match'; remove one", at: item.location)
+                continue
+            }
+            texts.append(text)
+            patterns.append(pattern)
+        }
+        return valid ? (texts, patterns) : nil
     }
 
     /// `a/b/event`, `/a/*/event`, `a/**/event`: parsed by the runtime's own parser, so
@@ -82,7 +109,7 @@ extension SpecValidationPass {
         }
         if case .string(let text) = scalar, text.hasPrefix("$"), !text.hasPrefix("$$") {
             guard let expression = Self.parseExpression(Substring(text.dropFirst())) else {
-                context.error("'\(text)' is not a task expression; use $path, $index, $name, $value(keyPath), $visibleDuration, $event.name, $event.time, $parent.… or $ancestor(n).… (write $$ for a literal $)", at: node.location)
+                context.error("'\(text)' is not a task expression; use $path, $index, $section, $name, $value(keyPath), $visible, $visibleDuration, $event.name, $event.time, $parent.… or $ancestor(n).… (write $$ for a literal $)", at: node.location)
                 return nil
             }
             guard let produced = expression.producedType else { return expression }  // $value: checked at run time
@@ -139,6 +166,8 @@ extension SpecValidationPass {
         case "path": return .path
         case "index": return .index
         case "name": return .name
+        case "section": return .section
+        case "visible": return .visible
         case "visibleDuration": return .visibleDuration
         case "event.name": return .eventName
         case "event.time": return .eventTime
@@ -174,7 +203,8 @@ extension TaskExpression {
     var producedType: ValueType.Base? {
         switch self {
         case .path, .name, .eventName: .string
-        case .index: .int
+        case .index, .section: .int
+        case .visible: .bool
         case .visibleDuration: .double
         case .eventTime: .date
         case .value: nil
@@ -186,7 +216,7 @@ extension TaskExpression {
     /// Whether the expression reads a node, and so may follow `$parent.`.
     var isNodeRelative: Bool {
         switch self {
-        case .path, .name, .index, .value, .visibleDuration, .ancestor: true
+        case .path, .name, .index, .section, .value, .visible, .visibleDuration, .ancestor: true
         case .eventName, .eventTime, .literal: false
         }
     }

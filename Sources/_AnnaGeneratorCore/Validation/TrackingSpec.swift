@@ -112,10 +112,10 @@ extension TrackingSpec {
 
     /// A task under `tasks:`: when a focus-path event matches, report an event.
     package struct FocusTask: Sendable, Hashable {
-        /// `match:` as written.
-        package var match: String
-        /// The parsed pattern.
-        package var pattern: FocusPattern
+        /// `match:` as written: one pattern, or several from a list.
+        package var match: [String]
+        /// The parsed patterns, one per item of ``match``.
+        package var patterns: [FocusPattern]
         /// The event `report:` names, as validated.
         package var event: Event
         /// `with:`, in the order of the event's ``Event/signatureParameters``.
@@ -184,6 +184,10 @@ package indirect enum TaskExpression: Sendable, Hashable {
     case index
     /// `$name`: the node's name.
     case name
+    /// `$section`: the node's section, for table rows.
+    case section
+    /// `$visible`: whether the node is on screen.
+    case visible
     /// `$value(keyPath)`: the latest value recorded for a key path.
     case value(String)
     /// `$visibleDuration`: seconds the node has been on screen.
