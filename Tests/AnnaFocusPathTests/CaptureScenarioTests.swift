@@ -318,6 +318,20 @@ final class FormScreen: HeadlessScreen, AnalyzableObject {
         ])
     }
 
+    @Test func aViewKeepsItsScopeUntilItsPlaceChanges() {
+        let app = App(tasks: [])
+        let root = AnalyzerScope.root(app.manager)
+        let list = AnalyzerScope(name: "list", parent: root)
+        let row = AnalyzerScope.reusing(nil, name: "row", parent: list, index: 1)
+        #expect(AnalyzerScope.reusing(row, name: "row", parent: list, index: 1) === row)
+        let moved = AnalyzerScope.reusing(row, name: "row", parent: list, index: 2)
+        #expect(moved !== row)
+        #expect(AnalyzerScope.reusing(moved, name: "row", parent: root, index: 2) !== moved)
+        #expect(AnalyzerScope.reusing(moved, name: "row", parent: list, index: 2, placement: .pushed) !== moved)
+        moved.appeared()
+        #expect(moved.analyzer.path == "/list/row")
+    }
+
     @Test func aPushedScopeWithNothingFocusedLandsUnderItsParent() {
         let app = App(tasks: [])
         let root = AnalyzerScope.root(app.manager)

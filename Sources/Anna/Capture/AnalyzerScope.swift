@@ -106,6 +106,20 @@ public final class AnalyzerScope: Analyzable, @unchecked Sendable {
         return self
     }
 
+    /// The scope to keep for a view: `existing` when it has the same place, otherwise a
+    /// new one. SwiftUI recomputes a view's body often; its scope must only change when
+    /// its parent, name, index, section or placement did.
+    public static func reusing(
+        _ existing: AnalyzerScope?, name: String, parent: AnalyzerScope?, index: Int? = nil, section: Int? = nil,
+        placement: Placement = .inside
+    ) -> AnalyzerScope {
+        if let existing, existing.parent === parent, existing.name == name, existing.index == index,
+           existing.section == section, existing.placement == placement {
+            return existing
+        }
+        return AnalyzerScope(name: name, parent: parent, index: index, section: section, placement: placement)
+    }
+
     /// The view appeared (`onAppear`).
     public func appeared() { AnnaCapture.screenDidAppear(analyzer) }
     /// The view disappeared (`onDisappear`).
