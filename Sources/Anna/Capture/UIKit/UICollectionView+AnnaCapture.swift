@@ -5,7 +5,7 @@ import UIKit
 // `DelegateHooks`; cells must be `Analyzable` to be captured.
 @MainActor enum CollectionHooks {
     static func patch(_ owner: AnyClass) {
-        guard class_conformsToProtocol(owner, UICollectionViewDelegate.self) else { return }
+        guard DelegateHooks.conforms(owner, to: UICollectionViewDelegate.self) else { return }
         let proto: Protocol = UICollectionViewDelegate.self
         DelegateHooks.add3(owner, #selector(UICollectionViewDelegate.collectionView(_:willDisplay:forItemAt:)), proto) { list, cell, indexPath in
             DelegateHooks.willDisplay(cell, in: list, at: indexPath)

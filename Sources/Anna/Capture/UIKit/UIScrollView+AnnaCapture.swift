@@ -26,6 +26,16 @@ extension UIScrollView {
         CollectionHooks.patch(delegateClass)
     }
 
+    /// Whether the class or a superclass declares conformance to the protocol.
+    static func conforms(_ owner: AnyClass, to proto: Protocol) -> Bool {
+        var current: AnyClass? = owner
+        while let type = current {
+            if class_conformsToProtocol(type, proto) { return true }
+            current = class_getSuperclass(type)
+        }
+        return false
+    }
+
     /// The callback's original implementation (own or inherited), or `nil`; and the
     /// types encoding, from the method or the protocol.
     private static func original(_ owner: AnyClass, _ selector: Selector, _ proto: Protocol) -> (IMP?, String)? {

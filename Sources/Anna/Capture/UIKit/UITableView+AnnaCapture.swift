@@ -5,7 +5,7 @@ import UIKit
 // `DelegateHooks`; cells must be `Analyzable` to be captured.
 @MainActor enum TableHooks {
     static func patch(_ owner: AnyClass) {
-        guard class_conformsToProtocol(owner, UITableViewDelegate.self) else { return }
+        guard DelegateHooks.conforms(owner, to: UITableViewDelegate.self) else { return }
         let proto: Protocol = UITableViewDelegate.self
         DelegateHooks.add3(owner, #selector(UITableViewDelegate.tableView(_:willDisplay:forRowAt:)), proto) { table, cell, indexPath in
             DelegateHooks.willDisplay(cell, in: table, at: indexPath)
