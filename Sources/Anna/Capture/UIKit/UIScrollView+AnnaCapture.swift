@@ -42,7 +42,8 @@ extension UIScrollView {
         if let method = class_getInstanceMethod(owner, selector) {
             let imp = method_getImplementation(method)
             if ours.contains(OpaquePointer(imp)) { return nil }   // a superclass is already hooked
-            return (imp, String(cString: method_getTypeEncoding(method)!))
+            guard let types = method_getTypeEncoding(method) else { return nil }
+            return (imp, String(cString: types))
         }
         guard let types = protocol_getMethodDescription(proto, selector, false, true).types else { return nil }
         return (nil, String(cString: types))
