@@ -250,6 +250,23 @@ final class FormScreen: HeadlessScreen, AnalyzableObject {
         #expect(log.all == ["scroll /master/tableView"])
     }
 
+    @Test func scrollingAThousandRowsThroughTenReusedCellsReportsEveryRowOnce() async {
+        let app = App(tasks: [])
+        app.manager.match("tableView/cell/disappeared") { node in
+            AnalyticsEvent(name: "rowLeft", parameters: ["row": .int(try node.requiredIndex())])
+        }
+        let master = MasterScreen()
+        app.application.window.show(master)
+        master.table.reloadData([(0..<1_000).map { "row \($0)" }])
+        for row in 0..<1_000 {
+            master.table.displayRow(row)
+            if row >= 10 { master.table.endDisplayingRow(row - 10) }
+        }
+        #expect(master.table.createdCellCount == 11)
+        let results = await app.delegate.waitForResults(count: 990)
+        #expect(results.map { $0.parameters["row"] } == (0..<990).map { AnalyticsValue.int($0) })
+    }
+
     @Test func objectsNobodyNamedRecordNothingAndQueueNothing() async {
         let app = App(tasks: [])
         Self.trace(app.manager, "appeared", "did-select", "target-action")
