@@ -154,4 +154,27 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
     }
+    // Capture: a reused cell scrolled through 100,000 rows again and again (will-display
+    // + end-displaying through the capture core), the cost per row; and a selection.
+    let (scrollManager, _, scrollRoot) = cell(tasks: 10)
+    let scrollTable = Analyzer(owner: nil)
+    scrollRoot.setSubAnalyzer(scrollTable, for: "list")
+    let reused = Analyzer(owner: nil)
+    var reusedState = ViewVisibility()
+    let facts = ViewFacts(isInWindow: true, isHidden: false, isScreenVisible: true)
+    var nextRow = 0
+    Benchmark("capture: will-display + end-displaying, one reused cell") { benchmark in
+        for _ in benchmark.scaledIterations {
+            AnnaCapture.cellWillDisplay(reused, in: scrollTable, row: nextRow % 100_000, section: 0, facts: facts, state: &reusedState)
+            AnnaCapture.cellDidEndDisplaying(reused, facts: facts, state: &reusedState)
+            nextRow += 1
+        }
+        blackHole(scrollManager)
+    }
+    let (selectManager, selectCell, selectRoot) = cell(tasks: 10)
+    Benchmark("capture: didSelect (focus + did-select), task matches, 10 tasks") { benchmark in
+        for _ in benchmark.scaledIterations { AnnaCapture.didSelect(selectCell) }
+        blackHole(selectManager)
+        blackHole(selectRoot)
+    }
 }

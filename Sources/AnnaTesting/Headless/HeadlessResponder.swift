@@ -25,11 +25,6 @@ open class HeadlessResponder: Analyzable {
 
     /// No redirect; containers override.
     open func redirectedConstitutor(for child: any FocusPathConstituting) -> (any FocusPathConstituting)? { nil }
-
-    /// Records an event if the analyzer can record (it has a name or a super analyzer).
-    func recordIfEnabled(_ event: FocusEvent.Name) {
-        if analyzer.isEnabled { analyzer.record(event) }
-    }
 }
 
 /// The application delegate: the top of the chain, holding the ``RootAnalyzer``.
@@ -68,6 +63,8 @@ public final class HeadlessWindow: HeadlessResponder {
     public private(set) weak var application: HeadlessApplication?
     /// The root screen.
     public private(set) var rootScreen: HeadlessScreen?
+    /// The first responder: the text field being edited.
+    public private(set) weak var firstResponder: HeadlessResponder?
 
     init(application: HeadlessApplication) {
         self.application = application
@@ -82,5 +79,15 @@ public final class HeadlessWindow: HeadlessResponder {
         rootScreen = screen
         screen.window = self
         screen.appear()
+    }
+
+    /// Makes `responder` the first responder (`nil`: none): the current one resigns
+    /// (``Anna/FocusEvent/Name/didResignFirstResponder``), the new one becomes it
+    /// (``Anna/FocusEvent/Name/didBecomeFirstResponder``).
+    public func makeFirstResponder(_ responder: HeadlessResponder?) {
+        guard responder !== firstResponder else { return }
+        if let current = firstResponder { AnnaCapture.didResignFirstResponder(current.analyzer) }
+        firstResponder = responder
+        if let responder { AnnaCapture.didBecomeFirstResponder(responder.analyzer) }
     }
 }

@@ -36,28 +36,40 @@ open class HeadlessScreen: HeadlessResponder {
         child === presentedScreen ? self : nil
     }
 
-    /// Loads the screen if needed.
+    /// Whether the screen is in a window: its own, its container's or its presenter's.
+    public var isInWindow: Bool { rootWindow != nil }
+
+    /// The window the screen is in, through its container or presenter.
+    var rootWindow: HeadlessWindow? {
+        window ?? container?.rootWindow ?? presentingScreen?.rootWindow
+    }
+
+    /// Loads the screen if needed: ``viewDidLoad()``, then the sub analyzers an
+    /// ``Anna/AnalyzableObject`` exposes.
     public func loadViewIfNeeded() {
         guard !isLoaded else { return }
         isLoaded = true
         viewDidLoad()
+        if let object = self as? any AnalyzableObject { AnnaCapture.attachSubAnalyzers(of: object) }
     }
 
-    /// `viewDidAppear`: records ``FocusEvent/Name/appeared`` on the screen and its views.
+    /// `viewDidAppear`: records ``Anna/FocusEvent/Name/appeared`` on the screen, then
+    /// its views appear by their facts.
     open func appear() {
         loadViewIfNeeded()
         guard !isVisible else { return }
         isVisible = true
-        recordIfEnabled(.appeared)
-        view.appear()
+        AnnaCapture.screenDidAppear(analyzer)
+        view.refreshVisibility()
     }
 
-    /// `viewDidDisappear`: records ``FocusEvent/Name/disappeared`` on the screen and its views.
+    /// `viewDidDisappear`: its views disappear, then records
+    /// ``Anna/FocusEvent/Name/disappeared`` on the screen.
     open func disappear() {
         guard isVisible else { return }
         isVisible = false
-        view.disappear()
-        recordIfEnabled(.disappeared)
+        view.refreshVisibility()
+        AnnaCapture.screenDidDisappear(analyzer)
     }
 
     /// Makes a screen a child of this one, as a custom container does (UIKit's `addChild`).

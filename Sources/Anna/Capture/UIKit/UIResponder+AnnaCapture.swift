@@ -13,7 +13,7 @@ import UIKit
 /// thread resolves it.
 ///
 /// Not compiled or run on Linux, where CI runs; AnnaTesting's headless tree mirrors
-/// these rules and is what the tests exercise.
+/// these rules on the same capture core and is what the tests exercise.
 extension UIResponder: FocusPathConstituting {
     /// The container, the presenting controller, or `next`.
     public nonisolated func parentConstitutor() -> (any FocusPathConstituting)? {
@@ -41,6 +41,22 @@ extension UIResponder: FocusPathConstituting {
             return nil
         }
         return target
+    }
+}
+
+// Not compiled here (Linux): see the README. Exchanged with UIKit's methods by
+// `AnnaCapture.enableAutomaticCapture()`; calling `anna_…` calls the original.
+extension UIResponder {
+    @objc dynamic func anna_becomeFirstResponder() -> Bool {
+        let became = anna_becomeFirstResponder()
+        if became, let analyzable = self as? Analyzable { AnnaCapture.didBecomeFirstResponder(analyzable.analyzer) }
+        return became
+    }
+
+    @objc dynamic func anna_resignFirstResponder() -> Bool {
+        let resigned = anna_resignFirstResponder()
+        if resigned, let analyzable = self as? Analyzable { AnnaCapture.didResignFirstResponder(analyzable.analyzer) }
+        return resigned
     }
 }
 #endif
