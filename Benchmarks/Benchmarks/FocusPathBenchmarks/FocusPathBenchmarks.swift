@@ -156,7 +156,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     // Capture: a reused cell scrolled through 100,000 rows again and again (will-display
     // + end-displaying through the capture core), the cost per row; and a selection.
-    let (scrollManager, _, scrollRoot) = cell(tasks: 10)
+    let (scrollManager, _, scrollRoot, scrollChain) = cell(tasks: 10)
     let scrollTable = Analyzer(owner: nil)
     scrollRoot.setSubAnalyzer(scrollTable, for: "list")
     let reused = Analyzer(owner: nil)
@@ -170,11 +170,13 @@ let benchmarks: @Sendable () -> Void = {
             nextRow += 1
         }
         blackHole(scrollManager)
+        blackHole(scrollChain)
     }
-    let (selectManager, selectCell, selectRoot) = cell(tasks: 10)
+    let (selectManager, selectCell, selectRoot, selectChain) = cell(tasks: 10)
     Benchmark("capture: didSelect (focus + did-select), task matches, 10 tasks") { benchmark in
         for _ in benchmark.scaledIterations { AnnaCapture.didSelect(selectCell) }
         blackHole(selectManager)
         blackHole(selectRoot)
+        blackHole(selectChain)
     }
 }
