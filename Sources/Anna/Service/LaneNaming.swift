@@ -79,7 +79,7 @@ struct LaneNaming {
         }
         if !event.parameters.isEmpty {
             if mapper != nil {
-                if let slot, accepted, Self.isSameStorage(entries[slot].lastParameters, event.parameters) {
+                if let slot, accepted, entries[slot].lastParameters.sharesStorage(with: event.parameters) {
                     event.parameters = entries[slot].lastMapped
                     return true
                 }
@@ -120,14 +120,6 @@ struct LaneNaming {
             if let maximumStringLength, value.mayExceed(maximumStringLength) { return false }
         }
         return true
-    }
-
-    /// Whether two dictionaries are one storage, so their keys and values are
-    /// identical (not just equal: `==` takes `0.0` for `-0.0` and compares strings by
-    /// canonical equivalence). Equal bits can only be the same value; a dictionary
-    /// held in `lastParameters` keeps its storage from being freed and reused.
-    private static func isSameStorage(_ first: [String: AnalyticsValue], _ second: [String: AnalyticsValue]) -> Bool {
-        !first.isEmpty && withUnsafeBytes(of: first) { first in withUnsafeBytes(of: second) { first.elementsEqual($0) } }
     }
 
     /// The event name's entry, decided now if it is new; `nil` when the cache is full.

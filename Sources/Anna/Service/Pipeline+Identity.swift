@@ -280,7 +280,7 @@ struct GlobalProperties: Sendable {
         }
         if event.parameters.isEmpty {
             event.parameters = values
-        } else if Self.isSameStorage(lastInput, event.parameters) {
+        } else if lastInput.sharesStorage(with: event.parameters) {
             event.parameters = lastMerged
         } else {
             lastInput = event.parameters
@@ -293,10 +293,6 @@ struct GlobalProperties: Sendable {
     /// cannot be reused by another dictionary) until the values change.
     private var lastInput: [String: AnalyticsValue] = [:]
     private var lastMerged: [String: AnalyticsValue] = [:]
-
-    private static func isSameStorage(_ first: [String: AnalyticsValue], _ second: [String: AnalyticsValue]) -> Bool {
-        !first.isEmpty && withUnsafeBytes(of: first) { first in withUnsafeBytes(of: second) { first.elementsEqual($0) } }
-    }
 
     /// An event carrying the values as parameters (for identify and group).
     func event() -> AnalyticsEvent {
