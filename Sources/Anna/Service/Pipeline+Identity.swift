@@ -99,7 +99,6 @@ extension Pipeline {
         if isNew || stored.appVersion != app.version || stored.appBuild != app.build {
             persister.write(IdentityPatch(app: (app.version, app.build)))
         }
-        isStarted = true
         return Launch(identity: stored, events: events)
     }
 

@@ -45,8 +45,6 @@ final class Pipeline: @unchecked Sendable {
     @exclusivity(unchecked) var lastEventTime: Date = .distantPast
     /// When the session was last written to the store; written at most every few seconds.
     @exclusivity(unchecked) var sessionWritten: Date = .distantPast
-    /// Whether the identity was read from the store; set by `start`.
-    @exclusivity(unchecked) var isStarted = false
     @exclusivity(unchecked) private var ids = MessageIDGenerator()
     @exclusivity(unchecked) private var checker = ConstraintChecker()
     /// Estimated bytes of the envelopes `process` has gathered and not yet handed off.
