@@ -94,6 +94,10 @@ let package = Package(
         ),
         // The process the kill tests start and kill; built by `swift test` with its tests.
         .executableTarget(name: "AnnaDeliveryChild", dependencies: ["Anna"], path: "Tests/AnnaDeliveryChild"),
+        // The `anna` tool run as a process, as CI and users run it: exit codes and outputs.
+        // Not a dependency on `anna` (its objects would clash with the plugin tool's):
+        // `swift test` builds every product, and the tests find the binary beside them.
+        .testTarget(name: "AnnaToolTests", exclude: ["Fixtures"]),
         // Compiles and exercises the golden generated sources.
         .testTarget(name: "AnnaGoldenTests", dependencies: ["Anna"]),
     ],

@@ -1,0 +1,65 @@
+import Foundation
+
+/// The `anna` executable, built beside the test bundle by `swift test`, run as a
+/// user runs it: a real process, its exit status, its standard output and error.
+enum AnnaTool {
+    /// Where `swift test` put the `anna` binary: beside the test bundle.
+    static var executable: URL {
+        let test = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? Bundle.main.executablePath ?? CommandLine.arguments[0]
+        var directory = URL(fileURLWithPath: test).deletingLastPathComponent()
+        // On Apple platforms the bundle's executable sits in Contents/MacOS.
+        while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("anna").path),
+            directory.path != "/"
+        {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("anna")
+    }
+
+    /// The fixtures of this test target.
+    static let fixtures = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()
+        .appending(path: "Fixtures", directoryHint: .isDirectory)
+
+    /// The package's root folder.
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `anna ARGUMENTS` in `directory` and waits for it.
+    static func run(_ arguments: [String], in directory: URL? = nil, executable: URL = executable) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("anna-tool-\(UUID().uuidString).out")
+        let err = FileManager.default.temporaryDirectory.appendingPathComponent("anna-tool-\(UUID().uuidString).err")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: out)
+            try? FileManager.default.removeItem(at: err)
+        }
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+    }
+
+    /// A new empty temporary folder.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("anna-tool-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
