@@ -47,10 +47,11 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     private var standaloneName: String?
     private var binding: Binding?
     private var node: Node?
-    private weak var focused: Analyzer?
     private var pending: [FocusEvent] = []
     private var sparkEvents: [SparkEvent] = []
     private var isDetached = false
+    /// Whether the manager knows this analyzer has Spark events, for snapshots.
+    private var isSparkHolder = false
     private var observations: [ObservationHandle] = []
     static let pendingLimit = 64
 
@@ -69,7 +70,9 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     /// node's branch with it, unless another analyzer was bound there since.
     deinit {
         Manager.lock.withLock {
-            guard let node, !node.isRemoved, node.analyzer == nil, let parent = node.parentNode else { return }
+            guard let node, !node.isRemoved, node.analyzerID == ObjectIdentifier(self), let parent = node.parentNode else {
+                return
+            }
             parent.removeChild(node.key)
         }
     }
@@ -78,6 +81,23 @@ public class Analyzer: Analyzing, @unchecked Sendable {
 
     /// The node bound now, without resolving (under the lock).
     var currentNode: Node? { node }
+
+    /// Forgets the node, which forgets this analyzer if still bound to it (under the lock).
+    private func unbindNode() {
+        if let node, node.analyzerID == ObjectIdentifier(self) { node.analyzerID = nil }
+        node = nil
+    }
+
+    /// Tells the manager this analyzer has Spark events, once (under the lock).
+    private func registerSparks() {
+        guard !isSparkHolder, !sparkEvents.isEmpty, let boundManager else { return }
+        isSparkHolder = true
+        // Analyzers that went away are dropped whenever the list doubles.
+        if boundManager.sparkHolders.count >= 64, boundManager.sparkHolders.count.nonzeroBitCount == 1 {
+            boundManager.sparkHolders.removeAll { $0.analyzer == nil }
+        }
+        boundManager.sparkHolders.append(WeakAnalyzer(analyzer: self))
+    }
 
     /// Whether the analyzer has a name or a super analyzer, and so can be found by
     /// analyzers below it.
@@ -101,7 +121,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         Manager.lock.withLock {
             guard !isDetached, standaloneName != name else { return }
             standaloneName = name
-            if binding == nil { node = nil }
+            if binding == nil { unbindNode() }
         }
     }
 
@@ -138,7 +158,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
                 parent.childBecameIdle(old.key)
             }
             sub.binding = Binding(superAnalyzer: self, key: key)
-            sub.node = nil
+            sub.unbindNode()
         }
     }
 
@@ -194,7 +214,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
             guard !isDetached, let node = resolvedNode() else { return }
             var ancestor = node.parentNode
             while let current = ancestor {
-                current.analyzer?.focused = self
+                current.focusedAnalyzer = self
                 ancestor = current.parentNode
             }
         }
@@ -207,7 +227,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
                 parent.removeChild(node.key)
             }
             isDetached = true
-            node = nil
+            unbindNode()
             pending.removeAll()
             sparkEvents.removeAll()
             binding = nil
@@ -219,7 +239,11 @@ public class Analyzer: Analyzing, @unchecked Sendable {
 
     /// Attaches a Spark event: its action runs when its trigger's event is recorded here.
     public func attach(_ event: SparkEvent) {
-        Manager.lock.withLock { if !isDetached { sparkEvents.append(event) } }
+        Manager.lock.withLock {
+            guard !isDetached else { return }
+            sparkEvents.append(event)
+            registerSparks()
+        }
     }
 
     /// Removes an attached Spark event.
@@ -267,7 +291,8 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         guard let (node, manager) = resolved else { return nil }
         self.node = node
         self.boundManager = manager
-        node.analyzer = self
+        node.analyzerID = ObjectIdentifier(self)
+        registerSparks()
         return node
     }
 
@@ -283,7 +308,9 @@ public class Analyzer: Analyzing, @unchecked Sendable {
                 redirected = true
             }
             if let host = (next as? any Analyzable)?.analyzer, host !== self, host.canHost {
-                if redirected, let focused = host.focused, !focused.isDetached, focused !== self { return focused }
+                if redirected, let focused = host.currentNode?.focusedAnalyzer, !focused.isDetached, focused !== self {
+                    return focused
+                }
                 return host
             }
             current = next
@@ -304,7 +331,7 @@ public final class RootAnalyzer: Analyzer, @unchecked Sendable {
         super.init(owner: owner)
         Manager.lock.withLock {
             boundManager = manager
-            manager.root.analyzer = self
+            manager.root.analyzerID = ObjectIdentifier(self)
         }
     }
 
@@ -316,4 +343,9 @@ public final class RootAnalyzer: Analyzer, @unchecked Sendable {
     override func resolvedNode(depth: Int = 0) -> Node? {
         manager.root
     }
+}
+
+/// A weak reference to an analyzer, for the manager's list of analyzers with Spark events.
+struct WeakAnalyzer {
+    weak var analyzer: Analyzer?
 }

@@ -10,17 +10,56 @@ public struct FocusEvent: Sendable, Hashable {
     public var name: Name
     /// When the event was recorded, by the manager's clock.
     public var time: Date
+    /// The key path and value of an update, boxed: most events have none, and an event
+    /// is kept on its node, so it stays at 32 bytes rather than 64.
+    private var update: Update?
+
     /// For ``Name/updated``: the key path whose value changed.
-    public var keyPath: String?
+    public var keyPath: String? {
+        get { update?.keyPath }
+        set { update = Update.box(keyPath: newValue, value: value) }
+    }
+
     /// For ``Name/updated``: the new value; `nil` when the value was cleared.
-    public var value: AnalyticsValue?
+    public var value: AnalyticsValue? {
+        get { update?.value }
+        set { update = Update.box(keyPath: keyPath, value: newValue) }
+    }
 
     /// Creates an event.
     public init(name: Name, time: Date, keyPath: String? = nil, value: AnalyticsValue? = nil) {
         self.name = name
         self.time = time
-        self.keyPath = keyPath
-        self.value = value
+        self.update = Update.box(keyPath: keyPath, value: value)
+    }
+
+    public static func == (lhs: FocusEvent, rhs: FocusEvent) -> Bool {
+        lhs.name == rhs.name && lhs.time == rhs.time && lhs.keyPath == rhs.keyPath && lhs.value == rhs.value
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(time)
+        hasher.combine(keyPath)
+        hasher.combine(value)
+    }
+
+    /// An update's key path and value; immutable, so copies of an event share it.
+    private final class Update: Sendable {
+        let keyPath: String?
+        let value: AnalyticsValue?
+
+        private init(keyPath: String?, value: AnalyticsValue?) {
+            self.keyPath = keyPath
+            self.value = value
+        }
+
+        /// A box, or `nil` when there is nothing to hold. (Not a failable initializer:
+        /// a class's allocates before it can fail.)
+        static func box(keyPath: String?, value: AnalyticsValue?) -> Update? {
+            guard keyPath != nil || value != nil else { return nil }
+            return Update(keyPath: keyPath, value: value)
+        }
     }
 
     /// An event name. Custom names are string literals: `analyzer.record("did-select")`.

@@ -14,7 +14,13 @@ extension Manager {
     public func snapshot() -> String {
         Self.lock.withLock {
             var text = ""
-            write(root, depth: 0, into: &text)
+            sparkHolders.removeAll { $0.analyzer == nil }
+            var sparks: [ObjectIdentifier: [SparkEvent]] = [:]
+            for holder in sparkHolders {
+                guard let analyzer = holder.analyzer, let node = analyzer.currentNode, !node.isRemoved else { continue }
+                sparks[ObjectIdentifier(node)] = analyzer.sparkEventsForSnapshot
+            }
+            write(root, sparks: sparks, depth: 0, into: &text)
             return text
         }
     }
@@ -24,7 +30,7 @@ extension Manager {
         output(snapshot())
     }
 
-    fileprivate func write(_ node: Node, depth: Int, into text: inout String) {
+    fileprivate func write(_ node: Node, sparks: [ObjectIdentifier: [SparkEvent]], depth: Int, into text: inout String) {
         let indent = String(repeating: "  ", count: depth)
         let tag = node === root ? "__root__" : Markup.tagName(node.nodeName)
         var attributes = "id=\"\(node.serial)\" class=\"ana-node\" createdAt=\"\(Markup.milliseconds(node.createdAt))\""
@@ -42,7 +48,7 @@ extension Manager {
             for event in events { text += "\(indent)      <\(Markup.tagName(event)) />\n" }
             text += "\(indent)    </branches>\n\(indent)  </match>\n"
         }
-        for spark in node.analyzer?.sparkEventsForSnapshot ?? [] {
+        for spark in sparks[ObjectIdentifier(node)] ?? [] {
             var sparkAttributes = " trigger=\"\(spark.trigger.rawValue)\""
             if let trace = spark.trace { sparkAttributes += " trace=\"\(Markup.escape(trace))\"" }
             if spark.isSingleFire { sparkAttributes += " single-fire=\"true\"" }
@@ -59,7 +65,7 @@ extension Manager {
             if event.name == .updated { eventAttributes += " value=\"\(Markup.escape(event.value?.description ?? "nil"))\"" }
             text += "\(indent)  <ana-\(Markup.tagName(event.name.rawValue))\(eventAttributes) class=\"ana-event\" time=\"\(Markup.milliseconds(event.time))\" />\n"
         }
-        for child in node.orderedChildren { write(child, depth: depth + 1, into: &text) }
+        for child in node.orderedChildren { write(child, sparks: sparks, depth: depth + 1, into: &text) }
         text += "\(indent)</\(tag)>\n"
     }
 }

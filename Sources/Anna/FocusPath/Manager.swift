@@ -50,6 +50,8 @@ public final class Manager: @unchecked Sendable {
     private var _delegateQueue: DispatchQueue
     let index = TaskIndex()
     private var nextSerial = 1
+    /// Analyzers bound here that have Spark events, for snapshots.
+    var sparkHolders: [WeakAnalyzer] = []
     /// The root node, `__root__`, path `/`.
     let root: Node
 
