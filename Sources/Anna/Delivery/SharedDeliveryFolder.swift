@@ -14,6 +14,7 @@ import Darwin
 /// ```
 /// <folder>/queues/<process>.<n>/   one process's queue, claimed by its flock
 /// <folder>/upload.lock             held (flock) around each request
+/// <folder>/claim.lock              held (flock) while a queue's lock is taken
 /// ```
 ///
 /// Each process claims the first `queues/<process>.<n>` whose lock is free, so no
@@ -23,6 +24,11 @@ import Darwin
 /// queue only once they are persisted in its own; a crash in between sends them
 /// twice, with the same message id. One process at a time sends a request: the
 /// uploader holds `upload.lock` around each one.
+///
+/// Taking a queue's lock, to claim it or to see whether it is an orphan, happens
+/// under `claim.lock`: otherwise an adopting process that looks at the queue a
+/// starting process just created holds its lock for that moment, and the starting
+/// process claims the next number (no event is lost, but a queue is left over).
 ///
 /// Threads: `claim` runs on the caller's thread; adoption and the upload lock
 /// belong to the uploader thread (and to `purge`, while the uploader is paused).
@@ -42,6 +48,29 @@ final class SharedDeliveryFolder: @unchecked Sendable {
         queues = folder.appendingPathComponent("queues", isDirectory: true)
         self.process = Self.safeName(process)
         uploadLockPath = folder.appendingPathComponent("upload.lock").path
+        claimLockPath = folder.appendingPathComponent("claim.lock").path
+    }
+
+    private let claimLockPath: String
+
+    /// How long taking a queue's lock waits for `claim.lock` before going on without
+    /// it: the lock only keeps queue numbers tidy, and a process suspended while
+    /// holding it must not stop the others.
+    static let claimLockWait: Duration = .milliseconds(50)
+
+    /// Runs `body` holding `claim.lock`, or without it once ``claimLockWait`` passed.
+    func withClaimLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let descriptor = openFile(claimLockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        defer { if descriptor >= 0 { close(descriptor) } }
+        if descriptor >= 0 {
+            let clock = ContinuousClock()
+            let deadline = clock.now + Self.claimLockWait
+            while flock(descriptor, LOCK_EX | LOCK_NB) != 0, clock.now < deadline {
+                usleep(1_000)
+            }
+        }
+        return try body()
     }
 
     /// Letters, digits, `-` and `_` of a process name, at most 64: a directory name
@@ -62,7 +91,7 @@ final class SharedDeliveryFolder: @unchecked Sendable {
         for number in 1...Self.maxQueuesPerProcess {
             let store = FileSegmentStore(directory: queues.appendingPathComponent("\(process).\(number)", isDirectory: true))
             do {
-                try store.acquireLock()
+                try withClaimLock { try store.acquireLock() }
                 return store
             } catch let error as DurableStorageError where error.isLockConflict {
                 continue
@@ -140,9 +169,10 @@ final class SharedDeliveryFolder: @unchecked Sendable {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
         else { return nil }
+        let store = FileSegmentStore(directory: directory)
+        guard (try? withClaimLock({ try store.acquireLock() })) != nil else { return nil }
         return try? DurableQueue(
-            store: FileSegmentStore(directory: directory), configuration: configuration, location: directory.path,
-            errorHandler: errorHandler)
+            store: store, configuration: configuration, location: directory.path, errorHandler: errorHandler)
     }
 
     // MARK: Upload lock
