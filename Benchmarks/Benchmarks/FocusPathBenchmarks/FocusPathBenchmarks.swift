@@ -82,6 +82,24 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(reportingAbove)
     }
 
+    // The focus-path lock is one for all managers. Two managers recording on two
+    // threads at once, against one thread alone: what sharing the lock costs.
+    let contended = Benchmark.Configuration(
+        metrics: [.wallClock], warmupIterations: 1, scalingFactor: .one, maxDuration: .seconds(10), maxIterations: 20)
+    let recordsPerThread = 100_000
+    for threads in [1, 2] {
+        let cells = (0..<threads).map { _ in cell(tasks: 10_000) }
+        Benchmark("\(threads) manager(s) on \(threads) thread(s), 100,000 records each, task matches", configuration: contended) { benchmark in
+            for _ in benchmark.scaledIterations {
+                DispatchQueue.concurrentPerform(iterations: threads) { thread in
+                    let analyzer = cells[thread].1
+                    for _ in 0..<recordsPerThread { analyzer.record(.didSelect) }
+                }
+            }
+            blackHole(cells)
+        }
+    }
+
     // Memory: 100,000 table rows, each a node with its analyzer and one event, against
     // the same run without the rows. Peak resident memory difference / 100,000 = per node.
     let memory = Benchmark.Configuration(

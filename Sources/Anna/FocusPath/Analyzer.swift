@@ -174,6 +174,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     private func record(_ makeEvent: (Date) -> FocusEvent) {
         var matched: [Manager.MatchedTask] = []
         var sparks: [(SparkEvent, SparkEvent.Context)] = []
+        var receiver: Manager.Receiver?
         let manager: Manager? = Manager.lock.withLock {
             guard !isDetached else { return nil }
             guard let node = resolvedNode(), let manager = boundManager else {
@@ -187,13 +188,14 @@ public class Analyzer: Analyzing, @unchecked Sendable {
                 for earlier in waiting { apply(earlier, on: node, manager: manager, &matched, &sparks) }
             }
             apply(event, on: node, manager: manager, &matched, &sparks)
+            if !(matched.isEmpty && sparks.isEmpty) { receiver = manager.receiver }
             return manager
         }
         guard let manager else { return }
         var results: [AnalyticsEvent] = []
         var errors: [any Error] = []
         manager.run(matched, results: &results, errors: &errors)
-        manager.deliver(results, errors: errors, sparks: sparks)
+        manager.deliver(results, errors: errors, sparks: sparks, to: receiver)
     }
 
     private func apply(

@@ -188,14 +188,27 @@ public final class Manager: @unchecked Sendable {
         }
     }
 
+    /// The delegate and its queue, read with the event under the lock so that
+    /// delivering its results does not take the lock again.
+    struct Receiver {
+        weak var delegate: (any ManagerDelegate)?
+        let queue: DispatchQueue
+    }
+
+    /// The delegate and its queue now (under the lock).
+    var receiver: Receiver { Receiver(delegate: _delegate, queue: _delegateQueue) }
+
     /// Reports results to the service and hands results, errors and Spark actions to
     /// the delegate queue. Called outside the lock.
-    func deliver(_ results: [AnalyticsEvent], errors: [any Error], sparks: [(SparkEvent, SparkEvent.Context)]) {
+    func deliver(
+        _ results: [AnalyticsEvent], errors: [any Error], sparks: [(SparkEvent, SparkEvent.Context)],
+        to receiver: Receiver? = nil
+    ) {
         guard !(results.isEmpty && errors.isEmpty && sparks.isEmpty) else { return }
         if let service {
             for result in results { service.report(result) }
         }
-        let (delegate, queue) = Self.lock.withLock { (_delegate, _delegateQueue) }
+        let (delegate, queue) = receiver.map { ($0.delegate, $0.queue) } ?? Self.lock.withLock { (_delegate, _delegateQueue) }
         if !sparks.isEmpty {
             queue.async { for (spark, context) in sparks { spark.action(context) } }
         }
