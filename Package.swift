@@ -8,6 +8,10 @@ let package = Package(
         .library(name: "Anna", targets: ["Anna"]),
         // For app teams' unit tests: a recording provider and readable differences.
         .library(name: "AnnaTesting", targets: ["AnnaTesting"]),
+        // Signed task bundles: verifies Ed25519 signatures with swift-crypto (CryptoKit on
+        // Apple platforms). A product of its own so that the crypto library reaches only
+        // the apps that load tasks from outside.
+        .library(name: "AnnaLiveTasks", targets: ["AnnaLiveTasks"]),
         .executable(name: "anna", targets: ["anna"]),
         // The generator as a library, for the benchmarks and tools built on it; not a stable API.
         .library(name: "_AnnaGeneratorCore", targets: ["_AnnaGeneratorCore"]),
@@ -18,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // What build time and run time must agree on: provider profiles and their name
@@ -31,6 +36,13 @@ let package = Package(
             name: "Anna", dependencies: ["AnnaRules", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("PrivacyInfo.xcprivacy")]),
         .target(name: "AnnaTesting", dependencies: ["Anna"]),
+        .target(name: "AnnaLiveTasks", dependencies: ["Anna", .product(name: "Crypto", package: "swift-crypto")]),
+        // Makes signing keys and signs task bundles; `anna bundle --sign` runs it. Apart
+        // from `anna`, which the build plugin runs, so no build compiles swift-crypto
+        // unless it signs.
+        .executableTarget(
+            name: "anna-sign",
+            dependencies: ["AnnaLiveTasks", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // libyaml, found through pkg-config.
         .systemLibrary(
@@ -100,6 +112,7 @@ let package = Package(
         .testTarget(name: "AnnaToolTests", exclude: ["Fixtures"]),
         // Compiles and exercises the golden generated sources.
         .testTarget(name: "AnnaGoldenTests", dependencies: ["Anna"]),
+        .testTarget(name: "AnnaLiveTasksTests", dependencies: ["AnnaLiveTasks"]),
     ],
     swiftLanguageModes: [.v6]
 )
