@@ -45,14 +45,14 @@ public struct AnnaGenerator: Sendable {
     ///   - bytes: The spec's contents.
     ///   - file: The path shown in diagnostics and used to name the output.
     /// - Returns: The spec if it has no errors, and every diagnostic.
-    package func check(_ bytes: [UInt8], file: String) -> (spec: TrackingSpec?, diagnostics: [Diagnostic]) {
+    package func check(_ bytes: [UInt8], file: String, validator: SpecValidator = SpecValidator()) -> (spec: TrackingSpec?, diagnostics: [Diagnostic]) {
         let root: YAMLNode
         do {
             root = try YAMLParser().parse(bytes, file: file)
         } catch {
             return (nil, error.diagnostics)
         }
-        return SpecValidator().validate(root, file: file)
+        return validator.validate(root, file: file)
     }
 
     /// Generates Swift from spec bytes.
@@ -115,4 +115,12 @@ public struct AnnaGenerator: Sendable {
     public static func outputFileName(for specPath: String) -> String {
         SpecFileNaming.outputFileName(for: specPath)
     }
+
+    /// Whether a path names a tracking spec (`*.anna.yml`, `*.anna.yaml`).
+    public static func isSpec(_ path: String) -> Bool {
+        SpecFileNaming.isSpec(path)
+    }
+
+    /// The version of the generator and of the `anna` tool, as `anna --version` prints it.
+    public static let version = "0.13.0"
 }

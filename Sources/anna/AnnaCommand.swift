@@ -7,7 +7,8 @@ struct AnnaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "anna",
         abstract: "Checks Anna tracking specs and generates typed Swift from them.",
-        subcommands: [Generate.self, Lint.self]
+        version: AnnaGenerator.version,
+        subcommands: [Generate.self, Lint.self, Diff.self]
     )
 }
 

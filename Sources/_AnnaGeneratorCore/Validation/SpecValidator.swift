@@ -8,6 +8,14 @@ package struct SpecValidator: Sendable {
     /// The format version this generator reads.
     package static let formatVersion = 1
 
+    /// Which provider profiles' limits are checked: all of them, or all but some.
+    /// `anna diff` checks a new spec without the profiles it added, to tell a spec that
+    /// is otherwise valid but breaks a new profile's limits (a breaking change) from an
+    /// invalid one.
+    package var skippedProviders: Set<String> = []
+    /// Whether no provider profile's limits are checked (the profiles are still read).
+    package var skipsAllProviders = false
+
     /// Creates a validator.
     package init() {}
 
@@ -18,6 +26,9 @@ package struct SpecValidator: Sendable {
     /// - Returns: The spec, or `nil` when it has errors, and every diagnostic in file order.
     package func validate(_ root: YAMLNode, file: String) -> (spec: TrackingSpec?, diagnostics: [Diagnostic]) {
         var pass = SpecValidationPass(file: file)
+        pass.checksProvider = { [skippedProviders, skipsAllProviders] name in
+            !skipsAllProviders && !skippedProviders.contains(name)
+        }
         let spec = pass.run(root)
         let diagnostics = pass.context.diagnostics.diagnostics.enumerated()
             .sorted { ($0.element.location, $0.offset) < ($1.element.location, $1.offset) }
@@ -39,6 +50,9 @@ struct SpecValidationPass {
     var rejectedTypeNames: Set<String> = []
     /// Swift type names taken, with where, to catch collisions after conversion.
     var swiftTypeNames: [String: SourceLocation] = [:]
+
+    /// Whether a provider profile's limits are checked.
+    var checksProvider: (String) -> Bool = { _ in true }
 
     init(file: String) { self.file = file }
 
@@ -78,7 +92,7 @@ struct SpecValidationPass {
         if let pair = top["groupTraits"] { groupTraits = properties(pair.value, kind: .groupTrait) }
         var globals: [TrackingSpec.Parameter] = []
         if let pair = top["globals"] { globals = properties(pair.value, kind: .global) }
-        for profile in providers {
+        for profile in providers where checksProvider(profile.name) {
             check(events, globals: globals, against: profile)
             check(screens, kind: .screen, globals: globals, against: profile)
             check(properties: traits, kind: .trait, against: profile)
