@@ -1,53 +1,81 @@
 import Foundation
 import PackagePlugin
 
-/// `swift package anna lint` and `swift package anna generate`: the generator on
-/// demand, for checking specs without a build or for committing generated code.
+/// `swift package anna lint|generate|diff|docs|privacy`: the generator and the
+/// governance commands on the package's specs, without a build.
 ///
 /// ```
-/// swift package anna lint [--target NAME]
+/// swift package --allow-writing-to-package-directory anna lint [--target NAME]
 /// swift package --allow-writing-to-package-directory anna generate [--target NAME] [--output DIR]
+/// swift package --allow-writing-to-package-directory anna diff --base REV [--format text|json|github] [--allow-breaking] [--target NAME]
+/// swift package --allow-writing-to-package-directory anna docs --output DIR [--target NAME]
+/// swift package --allow-writing-to-package-directory anna privacy [--format text|json|plist] [--target NAME]
 /// ```
 /// `generate` writes next to each target's sources into `AnnaGenerated/` unless
 /// `--output` names another folder. Use it instead of the build plugin, not with it.
+/// The other commands take every spec of the chosen targets at once; options the
+/// plugin does not read are passed to `anna`.
 @main
 struct AnnaCommand: CommandPlugin {
+    static let verbs = ["lint", "generate", "diff", "docs", "privacy"]
+
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         var extractor = ArgumentExtractor(arguments)
         let targetNames = extractor.extractOption(named: "target")
         let output = extractor.extractOption(named: "output").last
-        let verb = extractor.remainingArguments.first ?? "lint"
-        guard verb == "lint" || verb == "generate" else {
-            throw CommandError("unknown command '\(verb)'; use 'lint' or 'generate'")
+        var remaining = extractor.remainingArguments
+        let verb = remaining.isEmpty ? "lint" : remaining.removeFirst()
+        guard Self.verbs.contains(verb) else {
+            throw CommandError("unknown command '\(verb)'; use \(Self.verbs.map { "'\($0)'" }.joined(separator: ", "))")
         }
         let targets = try targetNames.isEmpty
             ? context.package.targets
             : context.package.targets(named: targetNames)
         let tool = try context.tool(named: "anna").url
-        var failed = false
+        var specsByTarget: [(SourceModuleTarget, [String])] = []
         for case let target as SourceModuleTarget in targets {
             let specs = target.sourceFiles.map(\.url)
                 .filter { SpecFileNaming.isSpec($0.lastPathComponent) }
                 .map(\.path)
                 .sorted()
-            guard !specs.isEmpty else { continue }
-            var arguments = [verb] + specs
-            if verb == "generate" {
-                let folder = output.map { URL(fileURLWithPath: $0, relativeTo: context.package.directoryURL) }
-                    ?? target.directoryURL.appending(path: "AnnaGenerated", directoryHint: .isDirectory)
-                arguments += ["--output", folder.path]
-            }
-            let process = Process()
-            process.executableURL = tool
-            process.arguments = arguments
-            try process.run()
-            process.waitUntilExit()
-            if process.terminationStatus != 0 { failed = true }
-            if verb == "generate" && process.terminationStatus == 0 {
-                print("Anna: generated Swift for \(specs.count) spec(s) of \(target.name)")
-            }
+            if !specs.isEmpty { specsByTarget.append((target, specs)) }
         }
-        if failed { throw CommandError("some specs have errors; see the messages above") }
+        if verb == "lint" || verb == "generate" {
+            var failed = false
+            for (target, specs) in specsByTarget {
+                var arguments = [verb] + specs
+                if verb == "generate" {
+                    let folder = output.map { URL(fileURLWithPath: $0, relativeTo: context.package.directoryURL) }
+                        ?? target.directoryURL.appending(path: "AnnaGenerated", directoryHint: .isDirectory)
+                    arguments += ["--output", folder.path]
+                }
+                let status = try run(tool, arguments)
+                if status != 0 { failed = true }
+                if verb == "generate" && status == 0 {
+                    print("Anna: generated Swift for \(specs.count) spec(s) of \(target.name)")
+                }
+            }
+            if failed { throw CommandError("some specs have errors; see the messages above") }
+            return
+        }
+        let specs = specsByTarget.flatMap(\.1)
+        guard !specs.isEmpty else { throw CommandError("no tracking specs (*.anna.yml) in the chosen targets") }
+        var arguments = [verb] + remaining + specs
+        if verb == "docs" {
+            guard let output else { throw CommandError("give the folder to write the plan into: anna docs --output DIR") }
+            arguments += ["--output", URL(fileURLWithPath: output, relativeTo: context.package.directoryURL).path]
+        }
+        let status = try run(tool, arguments)
+        if status != 0 { throw CommandError("anna \(verb) exited with \(status)") }
+    }
+
+    private func run(_ tool: URL, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = tool
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
     }
 }
 

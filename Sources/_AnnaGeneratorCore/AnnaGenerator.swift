@@ -116,6 +116,13 @@ public struct AnnaGenerator: Sendable {
         SpecFileNaming.outputFileName(for: specPath)
     }
 
+    /// The output file name for a spec at a path relative to a folder, unique within
+    /// it: `Checkout/catalog.anna.yml` → `Checkout_catalog.anna.swift`, as the build
+    /// plugin names them.
+    public static func outputFileName(forRelativePath path: String) -> String {
+        SpecFileNaming.outputFileName(forRelativePath: path)
+    }
+
     /// Whether a path names a tracking spec (`*.anna.yml`, `*.anna.yaml`).
     public static func isSpec(_ path: String) -> Bool {
         SpecFileNaming.isSpec(path)

@@ -20,6 +20,31 @@ struct Generate: ParsableCommand {
     @Option(help: "A folder of Mustache templates replacing the built-in ones (file, enum, event, screen, property).")
     var templates: String?
 
+    /// The file each spec generates into one folder: `x.anna.swift`, or, for specs
+    /// that share a base name (`A/x.anna.yml`, `B/x.anna.yml`), their paths below the
+    /// folder they have in common joined with `_` (`A_x.anna.swift`), as the build
+    /// plugin names files, so that neither overwrites the other.
+    static func outputNames(for specs: [String]) -> [String: String] {
+        var names: [String: String] = [:]
+        let groups = Dictionary(grouping: Set(specs), by: { AnnaGenerator.outputFileName(for: $0) })
+        for (name, group) in groups {
+            guard group.count > 1 else {
+                names[group[0]] = name
+                continue
+            }
+            let paths = group.map { URL(fileURLWithPath: $0).standardizedFileURL.pathComponents }
+            var common = paths[0].dropLast()
+            for components in paths.dropFirst() {
+                while !components.starts(with: common) { common = common.dropLast() }
+            }
+            for (spec, components) in zip(group, paths) {
+                let relative = components.dropFirst(common.count).joined(separator: "/")
+                names[spec] = AnnaGenerator.outputFileName(forRelativePath: relative)
+            }
+        }
+        return names
+    }
+
     func validate() throws {
         if (output == nil) == (outputFile == nil) {
             throw ValidationError("Give either --output DIR or --output-file FILE.")
@@ -38,11 +63,12 @@ struct Generate: ParsableCommand {
             throw ExitCode.failure
         }
         var failed = false
+        let names = Self.outputNames(for: specs)
         for spec in specs {
             do throws(SpecError) {
                 let (source, warnings) = try generator.generate(try AnnaGenerator.read(spec), file: spec)
                 report(warnings)
-                let path = outputFile ?? ((output ?? ".") as NSString).appendingPathComponent(AnnaGenerator.outputFileName(for: spec))
+                let path = outputFile ?? ((output ?? ".") as NSString).appendingPathComponent(names[spec] ?? AnnaGenerator.outputFileName(for: spec))
                 do {
                     try AnnaGenerator.writeIfChanged(source, to: path)
                 } catch {

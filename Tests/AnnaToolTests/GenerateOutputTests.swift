@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+/// `anna generate --output DIR` with specs of one base name from several folders.
+@Suite struct GenerateOutputTests {
+    @Test func specsWithOneBaseNameDoNotOverwriteEachOther() throws {
+        let root = try AnnaTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for (folder, event) in [("A", "checkoutStarted"), ("B", "searchRun"), ("C", "cartOpened")] {
+            try FileManager.default.createDirectory(at: root.appending(path: folder), withIntermediateDirectories: true)
+            try "anna: 1\nnamespace: \(folder)\nevents:\n  \(event): {}\n"
+                .write(to: root.appending(path: "\(folder)/x.anna.yml"), atomically: true, encoding: .utf8)
+        }
+        try "anna: 1\nevents:\n  other: {}\n".write(to: root.appending(path: "C/y.anna.yml"), atomically: true, encoding: .utf8)
+        let result = try AnnaTool.run(["generate", "A/x.anna.yml", "B/x.anna.yml", "C/y.anna.yml", "--output", "Generated"], in: root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: root.appending(path: "Generated").path).sorted()
+        #expect(files == ["A_x.anna.swift", "B_x.anna.swift", "y.anna.swift"])
+        let a = try String(contentsOf: root.appending(path: "Generated/A_x.anna.swift"), encoding: .utf8)
+        let b = try String(contentsOf: root.appending(path: "Generated/B_x.anna.swift"), encoding: .utf8)
+        #expect(a.contains("checkoutStarted") && !a.contains("searchRun"))
+        #expect(b.contains("searchRun") && !b.contains("checkoutStarted"))
+    }
+
+    @Test func versionPrintsTheToolsVersion() throws {
+        let result = try AnnaTool.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil)
+    }
+}
