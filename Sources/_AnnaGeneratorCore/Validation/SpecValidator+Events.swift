@@ -3,7 +3,7 @@ import AnnaRules
 extension SpecValidationPass {
     static let eventKeys = ["description", "consent", "deprecated", "parameters"]
     static let screenKeys = ["name", "description", "consent", "deprecated", "parameters"]
-    static let parameterKeys = ["type", "description", "min", "max", "minLength", "maxLength", "pattern", "enum", "pii"]
+    static let parameterKeys = ["type", "description", "min", "max", "minLength", "maxLength", "pattern", "enum", "pii", "dataType"]
 
     /// `events:`, or `screens:` when `kind` is `.screen`: the two are declared alike.
     mutating func events(_ node: YAMLNode, kind: ParameterKind = .event) -> [TrackingSpec.Event] {
@@ -158,6 +158,13 @@ extension SpecValidationPass {
             parameter.description = context.string(fields["description"], expected: "a description")
             if let pii = fields["pii"] { parameter.isPII = context.bool(pii.value, expected: "'pii'") ?? owner.kind.isPIIByDefault }
             if let persisted = fields["persisted"] { parameter.isPersisted = context.bool(persisted.value, expected: "'persisted'") ?? false }
+            if let field = fields["dataType"], let name = context.string(field.value, expected: "'dataType'") {
+                guard PrivacyDataType.manifestKey(for: name) != nil else {
+                    context.error("unknown dataType '\(name)' for \(owner)\(Suggestion.hint(for: name, in: PrivacyDataType.names)) (Apple's collected data types)", at: field.value.location)
+                    return nil
+                }
+                parameter.dataType = name
+            }
             guard let constraints = constraints(fields, type: type, owner: owner) else { return nil }
             parameter.constraints = constraints
             if let enumField = fields["enum"], let cases = enumCases(enumField.value, owner: owner) {

@@ -106,6 +106,9 @@ extension TrackingSpec {
         package var isPII: Bool
         /// `persisted: true` on a global property.
         package var isPersisted: Bool = false
+        /// `dataType:`: Apple's collected data type the value is, by its short name
+        /// (`emailAddress`), for `anna privacy` and the privacy manifest.
+        package var dataType: String? = nil
         /// Where the parameter's name is written.
         package var location: SourceLocation
     }
