@@ -13,6 +13,9 @@ let package = Package(
         // the apps that load tasks from outside.
         .library(name: "AnnaLiveTasks", targets: ["AnnaLiveTasks"]),
         .executable(name: "anna", targets: ["anna"]),
+        // `anna coverage`: reads a package's Swift with swift-syntax. Its own product, so
+        // the tool the build plugin runs never compiles swift-syntax.
+        .executable(name: "anna-coverage", targets: ["anna-coverage"]),
         // The generator as a library, for the benchmarks and tools built on it; not a stable API.
         .library(name: "_AnnaGeneratorCore", targets: ["_AnnaGeneratorCore"]),
         .plugin(name: "AnnaPlugin", targets: ["AnnaPlugin"]),
@@ -23,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
     ],
     targets: [
         // What build time and run time must agree on: provider profiles and their name
@@ -66,6 +70,16 @@ let package = Package(
             name: "anna",
             dependencies: [
                 "_AnnaGeneratorCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .executableTarget(
+            name: "anna-coverage",
+            dependencies: [
+                "_AnnaGeneratorCore",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
