@@ -48,7 +48,11 @@ public final class Manager: @unchecked Sendable {
     // Guarded by `Manager.lock`.
     private weak var _delegate: (any ManagerDelegate)?
     private var _delegateQueue: DispatchQueue
-    let index = TaskIndex()
+    private(set) var index = TaskIndex()
+    /// Every registered task in registration order, with the name of its set (`nil`
+    /// for tasks registered with ``match(_:file:line:_:)``): what the index is rebuilt
+    /// from when a set is replaced.
+    private var registered: [(set: String?, task: FocusTask)] = []
     private var nextSerial = 1
     /// Analyzers bound here that have Spark events, for snapshots.
     var sparkHolders: [WeakAnalyzer] = []
@@ -72,7 +76,15 @@ public final class Manager: @unchecked Sendable {
         self.output = standardOutput
         self._delegateQueue = .main
         self.root = Node(name: "__root__", index: nil, section: nil, parent: nil, createdAt: clock(), serial: 0)
-        for set in tasks { for task in set.tasks { index.insert(task) } }
+        for set in tasks { add(set.tasks, set: set.name) }
+    }
+
+    /// Adds tasks to the index and the registration list (under the lock, or in init).
+    private func add(_ tasks: [FocusTask], set: String?) {
+        for task in tasks {
+            index.insert(task)
+            registered.append((set, task))
+        }
     }
 
     /// Receives results and errors. Held weakly.
@@ -90,7 +102,7 @@ public final class Manager: @unchecked Sendable {
 
     /// Registers the tasks of a set.
     public func register(_ tasks: TaskSet) {
-        Self.lock.withLock { for task in tasks.tasks { index.insert(task) } }
+        Self.lock.withLock { add(tasks.tasks, set: tasks.name) }
     }
 
     /// Registers a task written in Swift.
@@ -105,7 +117,7 @@ public final class Manager: @unchecked Sendable {
     public func match(_ pattern: String, file: String = #fileID, line: Int = #line, _ action: @escaping FocusTask.Action) {
         do {
             let task = try FocusTask(match: pattern, source: "\(file):\(line)", action: action)
-            Self.lock.withLock { index.insert(task) }
+            Self.lock.withLock { add([task], set: nil) }
         } catch {
             deliver([], errors: [error], sparks: [])
         }
@@ -124,10 +136,39 @@ public final class Manager: @unchecked Sendable {
     public func match(_ patterns: [String], file: String = #fileID, line: Int = #line, _ action: @escaping FocusTask.Action) {
         do {
             let task = try FocusTask(match: patterns, source: "\(file):\(line)", action: action)
-            Self.lock.withLock { index.insert(task) }
+            Self.lock.withLock { add([task], set: nil) }
         } catch {
             deliver([], errors: [error], sparks: [])
         }
+    }
+
+    /// Replaces the tasks of a set, registered under the same ``TaskSet/name``, with
+    /// `tasks`, at once: an event recorded meanwhile meets either the old tasks or the
+    /// new ones, never a mix or none. The new tasks take the place of the old ones in
+    /// registration order; a set not registered yet is added.
+    public func replaceTasks(of tasks: TaskSet) {
+        Self.lock.withLock {
+            let position = registered.firstIndex { $0.set == tasks.name } ?? registered.count
+            var entries = registered.filter { $0.set != tasks.name }
+            let insertAt = min(position, entries.count)
+            entries.insert(contentsOf: tasks.tasks.map { (tasks.name, $0) }, at: insertAt)
+            let rebuilt = TaskIndex()
+            for entry in entries { rebuilt.insert(entry.task) }
+            registered = entries
+            index = rebuilt
+        }
+    }
+
+    /// Builds tasks from descriptions, checked against the app's compiled event
+    /// catalog, and replaces the catalog's task set (named like the spec, as the
+    /// generated `TaskSet` is) with them.
+    ///
+    /// ```swift
+    /// try manager.loadTasks(descriptions, catalog: .shop)
+    /// ```
+    /// - Throws: ``TaskDescriptionError`` with every problem; the running tasks stay.
+    public func loadTasks(_ descriptions: [TaskDescription], catalog: EventCatalog) throws(TaskDescriptionError) {
+        replaceTasks(of: try TaskInterpreter.taskSet(named: catalog.name, from: descriptions, catalog: catalog))
     }
 
     /// The number of registered tasks.

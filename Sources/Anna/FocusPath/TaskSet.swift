@@ -21,6 +21,14 @@ public struct FocusTask: Sendable {
         self.action = action
     }
 
+    /// Creates a task from parsed patterns (at least one).
+    package init(patterns: [FocusPattern], source: String? = nil, action: @escaping Action) {
+        precondition(!patterns.isEmpty, "a task needs at least one pattern")
+        self.patterns = patterns
+        self.source = source
+        self.action = action
+    }
+
     /// Creates a task from a pattern's text.
     /// - Throws: ``FocusPattern/SyntaxError`` when the text is not a pattern.
     public init(match: String, source: String? = nil, action: @escaping Action) throws(FocusPattern.SyntaxError) {

@@ -31,7 +31,7 @@ extension SpecTranslator {
             let rendered = render(argument.expression, for: argument.parameter)
             throwsAny = throwsAny || rendered.throws
             usesNode = usesNode || rendered.usesNode
-            arguments.append("\(SwiftNaming.escaped(argument.parameter.swiftName)): \(rendered.code)")
+            arguments.append("\(CatalogRenderer.argumentLabel(argument.parameter.swiftName)): \(rendered.code)")
         }
         let factory = "AnalyticsEvent.\(SwiftNaming.escaped(task.event.swiftName))"
         let call: String

@@ -109,7 +109,7 @@ extension SpecValidationPass {
         }
         if case .string(let text) = scalar, text.hasPrefix("$"), !text.hasPrefix("$$") {
             guard let expression = Self.parseExpression(Substring(text.dropFirst())) else {
-                context.error("'\(text)' is not a task expression; use $path, $index, $section, $name, $value(keyPath), $visible, $visibleDuration, $event.name, $event.time, $parent.… or $ancestor(n).… (write $$ for a literal $)", at: node.location)
+                context.error("'\(text)' is not a task expression; \(FocusExpression.syntaxHelp)", at: node.location)
                 return nil
             }
             guard let produced = expression.producedType else { return expression }  // $value: checked at run time
@@ -160,36 +160,10 @@ extension SpecValidationPass {
         }
     }
 
-    /// Parses what follows `$`.
+    /// Parses what follows `$` with the runtime's parser (``FocusExpression``), so the
+    /// generated tasks and the tasks built at run time accept the same expressions.
     static func parseExpression(_ text: Substring) -> TaskExpression? {
-        switch text {
-        case "path": return .path
-        case "index": return .index
-        case "name": return .name
-        case "section": return .section
-        case "visible": return .visible
-        case "visibleDuration": return .visibleDuration
-        case "event.name": return .eventName
-        case "event.time": return .eventTime
-        default: break
-        }
-        if text.hasPrefix("value("), text.hasSuffix(")") {
-            let keyPath = text.dropFirst("value(".count).dropLast()
-            guard !keyPath.isEmpty, keyPath.unicodeScalars.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || $0 == "_" || $0 == "." }) else { return nil }
-            return .value(String(keyPath))
-        }
-        if text.hasPrefix("parent.") {
-            guard let inner = parseExpression(text.dropFirst("parent.".count)), inner.isNodeRelative else { return nil }
-            return .ancestor(1, inner)
-        }
-        if text.hasPrefix("ancestor("), let close = text.firstIndex(of: ")") {
-            let digits = text[text.index(text.startIndex, offsetBy: "ancestor(".count)..<close]
-            let rest = text[text.index(after: close)...]
-            guard let levels = Int(digits), levels >= 1, levels <= 64, rest.hasPrefix("."),
-                  let inner = parseExpression(rest.dropFirst()), inner.isNodeRelative else { return nil }
-            return .ancestor(levels, inner)
-        }
-        return nil
+        FocusExpression(parsing: text).map(TaskExpression.init)
     }
 
     static func fits(_ produced: ValueType.Base, _ type: ValueType) -> Bool {
@@ -199,25 +173,34 @@ extension SpecValidationPass {
 }
 
 extension TaskExpression {
-    /// What the expression yields, or `nil` for `$value(…)`, whose type is known at run time only.
-    var producedType: ValueType.Base? {
-        switch self {
-        case .path, .name, .eventName: .string
-        case .index, .section: .int
-        case .visible: .bool
-        case .visibleDuration: .double
-        case .eventTime: .date
-        case .value: nil
-        case .ancestor(_, let inner): inner.producedType
-        case .literal: nil
+    /// The generator's form of a parsed expression.
+    init(_ expression: FocusExpression) {
+        switch expression {
+        case .path: self = .path
+        case .index: self = .index
+        case .name: self = .name
+        case .section: self = .section
+        case .visible: self = .visible
+        case .value(let keyPath): self = .value(keyPath)
+        case .visibleDuration: self = .visibleDuration
+        case .eventName: self = .eventName
+        case .eventTime: self = .eventTime
+        case .ancestor(let levels, let inner): self = .ancestor(levels, TaskExpression(inner))
         }
     }
 
-    /// Whether the expression reads a node, and so may follow `$parent.`.
-    var isNodeRelative: Bool {
+    /// What the expression yields, or `nil` for `$value(…)`, whose type is known at run
+    /// time only, and for literals.
+    var producedType: ValueType.Base? {
         switch self {
-        case .path, .name, .index, .section, .value, .visible, .visibleDuration, .ancestor: true
-        case .eventName, .eventTime, .literal: false
+        case .literal: return nil
+        case .path, .name, .eventName: return .string
+        case .index, .section: return .int
+        case .visible: return .bool
+        case .visibleDuration: return .double
+        case .eventTime: return .date
+        case .value: return nil
+        case .ancestor(_, let inner): return inner.producedType
         }
     }
 }

@@ -190,3 +190,30 @@ private enum AnnaScreenMetadata {
     static let legacyCart = AnalyticsEvent.Metadata(isDeprecated: true)
     static let checkout = AnalyticsEvent.Metadata(consent: "marketing", piiKeys: ["email"], constraints: ["email": ParameterConstraint(maxLength: 254)])
 }
+
+extension EventCatalog {
+    /// The events of account.anna.yml, described for tasks built at run time
+    /// (task bundles, reloaded tasks): a task can only report these, with values of these types.
+    /// Deprecated events are left out.
+    public static let account = EventCatalog(
+        name: "account",
+        fingerprint: "69a22c8e8a6cb86e",
+        events: [
+            EventDescriptor(name: "planChanged", parameters: [
+                ParameterDescriptor(name: "tier", type: PlanChangedTier.self, kind: .enumeration, enumValues: ["basic", "premium"]),
+                ParameterDescriptor(name: "plan", type: Plan.self, kind: .enumeration, enumValues: ["free", "pro", "team plan"]),
+            ]),
+        ],
+        make: { (name: String, arguments: CatalogArguments) throws(EventCatalogError) -> AnalyticsEvent? in
+            switch name {
+            case "planChanged":
+                return AnalyticsEvent.planChanged(
+                    tier: try arguments.required("tier", as: PlanChangedTier.self),
+                    plan: try arguments.required("plan", as: Plan.self)
+                )
+            default:
+                return nil
+            }
+        }
+    )
+}

@@ -81,3 +81,67 @@ private enum AnnaSpecMetadata {
     static let categoryShared = AnalyticsEvent.Metadata(consent: "marketing", constraints: ["channel": ParameterConstraint(allowedValues: ["message", "mail", "copy link"]), "recipients": ParameterConstraint(min: 1, max: 50)])
     static let legacyCheckout = AnalyticsEvent.Metadata(isDeprecated: true)
 }
+
+extension EventCatalog {
+    /// The events of catalog.anna.yml, described for tasks built at run time
+    /// (task bundles, reloaded tasks): a task can only report these, with values of these types.
+    /// Deprecated events are left out.
+    public static let catalog = EventCatalog(
+        name: "Catalog",
+        fingerprint: "6162157ebe546344",
+        events: [
+            EventDescriptor(name: "categorySelected", parameters: []),
+            EventDescriptor(name: "categoryAdded", parameters: [
+                ParameterDescriptor(name: "categoryTitle", type: String.self, kind: .string),
+                ParameterDescriptor(name: "itemCount", type: Int.self, kind: .int),
+                ParameterDescriptor(name: "source", type: CategorySource.self, kind: .enumeration, enumValues: ["manual", "import", "sync"]),
+                ParameterDescriptor(name: "price", type: Double.self, kind: .double, isOptional: true),
+                ParameterDescriptor(name: "tags", type: [String].self, kind: .string, isArray: true),
+            ]),
+            EventDescriptor(name: "categoryShared", parameters: [
+                ParameterDescriptor(name: "channel", type: CategorySharedChannel.self, kind: .enumeration, enumValues: ["message", "mail", "copy link"]),
+                ParameterDescriptor(name: "recipients", type: Int.self, kind: .int),
+            ]),
+        ],
+        make: { (name: String, arguments: CatalogArguments) throws(EventCatalogError) -> AnalyticsEvent? in
+            switch name {
+            case "categorySelected":
+                return AnalyticsEvent.categorySelected
+            case "categoryAdded":
+                return AnalyticsEvent.categoryAdded(
+                    categoryTitle: try arguments.required("categoryTitle", as: String.self),
+                    itemCount: try arguments.required("itemCount", as: Int.self),
+                    source: try arguments.required("source", as: CategorySource.self),
+                    tags: try arguments.required("tags", as: [String].self),
+                    price: try arguments.optional("price", as: Double.self)
+                )
+            case "categoryShared":
+                return AnalyticsEvent.categoryShared(
+                    channel: try arguments.required("channel", as: CategorySharedChannel.self),
+                    recipients: try arguments.required("recipients", as: Int.self)
+                )
+            default:
+                return nil
+            }
+        }
+    )
+}
+
+extension TaskDescription {
+    /// The tasks of catalog.anna.yml as data: what `TaskSet.catalog` compiles,
+    /// for a manager to interpret (`manager.loadTasks(_:catalog:)`) or a bundle to carry.
+    public static let catalog: [TaskDescription] = [
+        TaskDescription(
+            match: ["master/tableView/cell/did-select"],
+            report: "categorySelected",
+            with: [:],
+            source: "catalog.anna.yml:41:5"
+        ),
+        TaskDescription(
+            match: ["/master/tableView/cell/did-select"],
+            report: "categoryAdded",
+            with: ["categoryTitle": .string("$value(text)"), "itemCount": .string("$index"), "source": .string("manual"), "tags": .string("$value(tags)")],
+            source: "catalog.anna.yml:43:5"
+        ),
+    ]
+}

@@ -64,3 +64,42 @@ private enum AnnaSpecMetadata {
     static let `return` = AnalyticsEvent.Metadata(isDeprecated: true)
     static let `class` = AnalyticsEvent.Metadata(isDeprecated: true)
 }
+
+extension EventCatalog {
+    /// The events of checkout.anna.yml, described for tasks built at run time
+    /// (task bundles, reloaded tasks): a task can only report these, with values of these types.
+    /// Deprecated events are left out.
+    static let checkout = EventCatalog(
+        name: "checkout",
+        fingerprint: "d7d5729b8662335c",
+        events: [
+            EventDescriptor(name: "Order Completed", parameters: [
+                ParameterDescriptor(name: "order id", type: UUID.self, kind: .uuid),
+                ParameterDescriptor(name: "placed at", type: Date.self, kind: .date),
+                ParameterDescriptor(name: "receipt", type: URL.self, kind: .url, isOptional: true),
+                ParameterDescriptor(name: "default", type: Bool.self, kind: .bool),
+                ParameterDescriptor(name: "in", type: Int.self, kind: .int, isOptional: true),
+                ParameterDescriptor(name: "coupon", type: String.self, kind: .string, isOptional: true),
+                ParameterDescriptor(name: "scores", type: [Double].self, kind: .double, isArray: true, isOptional: true),
+                ParameterDescriptor(name: "delivery", type: [OrderCompletedDelivery].self, kind: .enumeration, isArray: true, enumValues: ["standard", "express", "in store"]),
+            ]),
+        ],
+        make: { (name: String, arguments: CatalogArguments) throws(EventCatalogError) -> AnalyticsEvent? in
+            switch name {
+            case "Order Completed":
+                return AnalyticsEvent.orderCompleted(
+                    orderId: try arguments.required("order id", as: UUID.self),
+                    placedAt: try arguments.required("placed at", as: Date.self),
+                    default: try arguments.required("default", as: Bool.self),
+                    delivery: try arguments.required("delivery", as: [OrderCompletedDelivery].self),
+                    receipt: try arguments.optional("receipt", as: URL.self),
+                    in: try arguments.optional("in", as: Int.self),
+                    coupon: try arguments.optional("coupon", as: String.self),
+                    scores: try arguments.optional("scores", as: [Double].self)
+                )
+            default:
+                return nil
+            }
+        }
+    )
+}

@@ -1,0 +1,189 @@
+import Foundation
+
+/// The events an app was compiled with, described for tasks built at run time: their
+/// names, parameters and types, and a checked factory that builds an event from
+/// run-time values through the typed factory, so a task that changes without a
+/// rebuild can only report declared events with values of the declared types.
+///
+/// The generator writes one per spec, `EventCatalog.<namespace or file name>`:
+///
+/// ```swift
+/// let event = try EventCatalog.shop.event(named: "productViewed", values: [
+///     "productID": .string("p-1"), "category": .string("books"), "price": .double(9.5),
+/// ])   // the same AnalyticsEvent as .productViewed(productID: "p-1", category: .books, price: 9.5)
+/// ```
+public struct EventCatalog: Sendable {
+    /// Builds an event by its name through the typed factory; `nil` for an unknown name.
+    public typealias Factory = @Sendable (_ name: String, _ arguments: CatalogArguments) throws(EventCatalogError) -> AnalyticsEvent?
+
+    /// The spec's namespace or file name.
+    public let name: String
+    /// A hash of the events' names, parameters, types, optionality and enum values:
+    /// task bundles say which catalog they were checked against.
+    public let fingerprint: String
+    /// The events, in spec order.
+    public let events: [EventDescriptor]
+    private let byName: [String: EventDescriptor]
+    private let make: Factory
+
+    /// Creates a catalog; generated code calls this.
+    public init(name: String, fingerprint: String, events: [EventDescriptor], make: @escaping Factory) {
+        self.name = name
+        self.fingerprint = fingerprint
+        self.events = events
+        self.byName = Dictionary(events.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.make = make
+    }
+
+    /// The description of an event, by its name.
+    public func descriptor(named name: String) -> EventDescriptor? { byName[name] }
+
+    /// Builds an event from run-time values, checked against its declaration.
+    /// - Throws: ``EventCatalogError`` for an unknown event (with the closest name),
+    ///   an undeclared parameter, a missing required one, a value of another type or
+    ///   a value outside an enum.
+    public func event(named name: String, values: [String: AnalyticsValue]) throws(EventCatalogError) -> AnalyticsEvent {
+        guard let descriptor = byName[name] else {
+            throw EventCatalogError(event: name, parameter: nil, message: "'\(name)' is not an event of \(self.name)\(Self.hint(name, in: events.map(\.name)))")
+        }
+        for key in values.keys.sorted() where descriptor.parameter(named: key) == nil {
+            throw EventCatalogError(
+                event: name, parameter: key,
+                message: "event '\(name)' has no parameter '\(key)'\(Self.hint(key, in: descriptor.parameters.map(\.name)))")
+        }
+        guard let event = try make(name, CatalogArguments(event: descriptor, values: values)) else {
+            throw EventCatalogError(event: name, parameter: nil, message: "the catalog has no factory for '\(name)'")
+        }
+        return event
+    }
+
+    /// `; did you mean 'x'?` for a near name, or nothing.
+    static func hint(_ word: String, in candidates: [String]) -> String {
+        Suggestion.closest(to: word, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
+    }
+}
+
+/// An event as the catalog describes it.
+public struct EventDescriptor: Sendable {
+    /// The name sent to providers, which tasks `report:`.
+    public let name: String
+    /// The parameters, in spec order.
+    public let parameters: [ParameterDescriptor]
+
+    /// Creates a description; generated code calls this.
+    public init(name: String, parameters: [ParameterDescriptor]) {
+        self.name = name
+        self.parameters = parameters
+    }
+
+    /// A parameter, by its name.
+    public func parameter(named name: String) -> ParameterDescriptor? {
+        parameters.first { $0.name == name }
+    }
+}
+
+/// A parameter as the catalog describes it, with its Swift type's own check.
+public struct ParameterDescriptor: Sendable {
+    /// What kind of value the parameter takes.
+    public enum Kind: String, Sendable, Hashable {
+        case string, int, double, bool, date, url, uuid
+        /// A string-backed enum: one of ``ParameterDescriptor/enumValues``.
+        case enumeration = "enum"
+    }
+
+    /// The key sent to providers.
+    public let name: String
+    /// The element's kind.
+    public let kind: Kind
+    /// `[T]`.
+    public let isArray: Bool
+    /// `T?`: may be left out.
+    public let isOptional: Bool
+    /// An enum's raw values.
+    public let enumValues: [String]
+    /// The Swift type's name, as errors show it: `String`, `Int`, `ProductCategory`.
+    public let typeName: String
+    private let check: any ValueCheck
+
+    /// Describes a parameter of Swift type `T`; generated code calls this.
+    public init<T: AnalyticsValueRepresentable>(
+        name: String, type: T.Type, kind: Kind, isArray: Bool = false, isOptional: Bool = false, enumValues: [String] = []
+    ) {
+        self.name = name
+        self.kind = kind
+        self.isArray = isArray
+        self.isOptional = isOptional
+        self.enumValues = enumValues
+        self.typeName = String(describing: T.self)
+        self.check = Conversion<T>()
+    }
+
+    /// Whether a value converts to the parameter's Swift type.
+    public func accepts(_ value: AnalyticsValue) -> Bool { check.accepts(value) }
+
+    /// `int`, `[string]?`, `enum ProductCategory`: the type as errors show it.
+    public var typeDescription: String {
+        var text = kind == .enumeration ? typeName : kind.rawValue
+        if isArray { text = "[\(text)]" }
+        return isOptional ? text + "?" : text
+    }
+}
+
+/// The values a task gives an event's factory, read by generated code as typed
+/// arguments.
+public struct CatalogArguments: Sendable {
+    let event: EventDescriptor
+    let values: [String: AnalyticsValue]
+
+    /// A required argument as its Swift type.
+    /// - Throws: ``EventCatalogError`` when it is missing or of another type.
+    public func required<T: AnalyticsValueRepresentable>(_ key: String, as type: T.Type) throws(EventCatalogError) -> T {
+        guard let value = try optional(key, as: type) else {
+            throw EventCatalogError(event: event.name, parameter: key, message: "event '\(event.name)' needs a value for its required parameter '\(key)'")
+        }
+        return value
+    }
+
+    /// An optional argument as its Swift type; `nil` when left out.
+    /// - Throws: ``EventCatalogError`` when it is of another type.
+    public func optional<T: AnalyticsValueRepresentable>(_ key: String, as type: T.Type) throws(EventCatalogError) -> T? {
+        guard let raw = values[key] else { return nil }
+        guard let value = T(analyticsValue: raw) else {
+            let expected = event.parameter(named: key)?.typeDescription ?? String(describing: T.self)
+            // Names the types, never the value: values may be personal data.
+            throw EventCatalogError(event: event.name, parameter: key, message: "parameter '\(key)' of event '\(event.name)' takes \(expected), not \(raw.typeDescription)")
+        }
+        return value
+    }
+}
+
+/// Why the catalog refused to build an event. Names the event, the parameter and the
+/// types, never a value.
+public struct EventCatalogError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The event asked for.
+    public var event: String
+    /// The parameter concerned, if one is.
+    public var parameter: String?
+    /// What is wrong and what to do.
+    public var message: String
+
+    /// Creates an error.
+    public init(event: String, parameter: String?, message: String) {
+        self.event = event
+        self.parameter = parameter
+        self.message = message
+    }
+
+    /// The message.
+    public var description: String { message }
+}
+
+/// Whether a value converts to a parameter's Swift type.
+private protocol ValueCheck: Sendable {
+    func accepts(_ value: AnalyticsValue) -> Bool
+}
+
+/// Whether a value converts to `T`. Holds no state, only the type.
+private struct Conversion<T: AnalyticsValueRepresentable>: ValueCheck {
+    func accepts(_ value: AnalyticsValue) -> Bool { T(analyticsValue: value) != nil }
+}
