@@ -126,7 +126,13 @@ let package = Package(
         .testTarget(name: "AnnaToolTests", exclude: ["Fixtures"]),
         // Compiles and exercises the golden generated sources.
         .testTarget(name: "AnnaGoldenTests", dependencies: ["Anna"]),
-        .testTarget(name: "AnnaLiveTasksTests", dependencies: ["AnnaLiveTasks"]),
+        // Signed bundles loaded into a manager, with tasks generated from store.anna.yml.
+        .testTarget(
+            name: "AnnaLiveTasksTests",
+            dependencies: ["AnnaLiveTasks", "Anna", "AnnaTesting"],
+            exclude: ["Fixtures"],
+            plugins: [.plugin(name: "AnnaPlugin")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -143,6 +143,13 @@ public struct TaskBundleError: Error, Sendable, Hashable, CustomStringConvertibl
         case badSignature
         /// The public key itself is not an Ed25519 key.
         case badKey
+        /// A set names no catalog the app passed.
+        case unknownTaskSet
+        /// A set was checked against another catalog than the app's.
+        case catalogMismatch
+        /// A task reports an undeclared event, a value of another type, or is
+        /// otherwise invalid (``Anna/TaskDescriptionError``).
+        case invalidTasks
     }
 
     /// The kind of problem.

@@ -139,20 +139,47 @@ enum CatalogRenderer {
 
     /// A `with` value as a `TaskDescription.Value` literal.
     private static func value(_ expression: TaskExpression, spec: TrackingSpec) -> String {
-        guard case .literal(let literal) = expression else { return ".string(\(SwiftLiteral.string("$" + expression.specText)))" }
+        switch withValue(expression, spec: spec) {
+        case .null: ".null"
+        case .string(let text): ".string(\(SwiftLiteral.string(text)))"
+        case .int(let number): ".int(\(number))"
+        case .double(let number): ".double(\(number))"
+        case .bool(let flag): ".bool(\(flag))"
+        }
+    }
+
+    /// A `with` value as a task description holds it: an expression as `$…`, a
+    /// literal as JSON has it (URLs, UUIDs and dates as text, enum cases by raw
+    /// value, a string starting with `$` as `$$…`).
+    static func withValue(_ expression: TaskExpression, spec: TrackingSpec) -> WithValue {
+        guard case .literal(let literal) = expression else { return .string("$" + expression.specText) }
+        func text(_ raw: String) -> WithValue { .string(raw.hasPrefix("$") ? "$" + raw : raw) }
         switch literal {
-        case .null: return ".null"
-        case .string(let text): return ".string(\(SwiftLiteral.string(text.hasPrefix("$") ? "$" + text : text)))"
-        case .int(let number): return ".int(\(number))"
-        case .double(let number):
-            return number.isFinite ? ".double(\(number))" : ".string(\(SwiftLiteral.string("\(number)")))"
-        case .bool(let flag): return ".bool(\(flag))"
-        case .url(let text), .uuid(let text): return ".string(\(SwiftLiteral.string(text)))"
-        case .date(let seconds):
-            return ".string(\(SwiftLiteral.string(Date(timeIntervalSince1970: seconds).formatted(.iso8601))))"
+        case .null: return .null
+        case .string(let raw): return text(raw)
+        case .int(let number): return .int(number)
+        case .double(let number): return number.isFinite ? .double(number) : .string("\(number)")
+        case .bool(let flag): return .bool(flag)
+        case .url(let raw), .uuid(let raw): return .string(raw)
+        case .date(let seconds): return .string(Date(timeIntervalSince1970: seconds).formatted(.iso8601))
         case .enumCase(let type, let name):
-            let raw = spec.types.first { $0.swiftName == type }?.cases.first { $0.swiftName == name }?.rawValue ?? name
-            return ".string(\(SwiftLiteral.string(raw.hasPrefix("$") ? "$" + raw : raw)))"
+            return text(spec.types.first { $0.swiftName == type }?.cases.first { $0.swiftName == name }?.rawValue ?? name)
+        }
+    }
+
+    /// A value of a task's `with`, as data.
+    enum WithValue: Encodable, Equatable {
+        case string(String), int(Int), double(Double), bool(Bool), null
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .string(let text): try container.encode(text)
+            case .int(let number): try container.encode(number)
+            case .double(let number): try container.encode(number)
+            case .bool(let flag): try container.encode(flag)
+            case .null: try container.encodeNil()
+            }
         }
     }
 }
