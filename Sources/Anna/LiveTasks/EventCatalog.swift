@@ -23,14 +23,19 @@ public struct EventCatalog: Sendable {
     public let fingerprint: String
     /// The events, in spec order.
     public let events: [EventDescriptor]
+    /// In debug builds, the spec file the catalog was generated from (the path the
+    /// build plugin gave the generator), for ``Manager/reloadTasks(catalogs:)``;
+    /// `nil` in release builds.
+    public let specPath: String?
     private let byName: [String: EventDescriptor]
     private let make: Factory
 
     /// Creates a catalog; generated code calls this.
-    public init(name: String, fingerprint: String, events: [EventDescriptor], make: @escaping Factory) {
+    public init(name: String, fingerprint: String, events: [EventDescriptor], specPath: String? = nil, make: @escaping Factory) {
         self.name = name
         self.fingerprint = fingerprint
         self.events = events
+        self.specPath = specPath
         self.byName = Dictionary(events.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.make = make
     }

@@ -35,6 +35,7 @@ enum CatalogRenderer {
             text += "            ]),\n"
         }
         text += "        ],\n"
+        text += "        specPath: {\n            #if DEBUG\n            return \(SwiftLiteral.string(spec.file))\n            #else\n            return nil\n            #endif\n        }(),\n"
         text += "        make: { (name: String, arguments: CatalogArguments) throws(EventCatalogError) -> AnalyticsEvent? in\n"
         text += "            switch name {\n"
         for event in events {

@@ -204,6 +204,13 @@ extension EventCatalog {
                 ParameterDescriptor(name: "plan", type: Plan.self, kind: .enumeration, enumValues: ["free", "pro", "team plan"]),
             ]),
         ],
+        specPath: {
+            #if DEBUG
+            return "account.anna.yml"
+            #else
+            return nil
+            #endif
+        }(),
         make: { (name: String, arguments: CatalogArguments) throws(EventCatalogError) -> AnalyticsEvent? in
             switch name {
             case "planChanged":

@@ -103,6 +103,13 @@ extension EventCatalog {
                 ParameterDescriptor(name: "recipients", type: Int.self, kind: .int),
             ]),
         ],
+        specPath: {
+            #if DEBUG
+            return "catalog.anna.yml"
+            #else
+            return nil
+            #endif
+        }(),
         make: { (name: String, arguments: CatalogArguments) throws(EventCatalogError) -> AnalyticsEvent? in
             switch name {
             case "categorySelected":

@@ -84,6 +84,13 @@ extension EventCatalog {
                 ParameterDescriptor(name: "delivery", type: [OrderCompletedDelivery].self, kind: .enumeration, isArray: true, enumValues: ["standard", "express", "in store"]),
             ]),
         ],
+        specPath: {
+            #if DEBUG
+            return "checkout.anna.yml"
+            #else
+            return nil
+            #endif
+        }(),
         make: { (name: String, arguments: CatalogArguments) throws(EventCatalogError) -> AnalyticsEvent? in
             switch name {
             case "Order Completed":
