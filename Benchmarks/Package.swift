@@ -10,6 +10,7 @@ let package = Package(
     dependencies: [
         .package(name: "Anna", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // libyaml on its own, for the bare-parse baseline.
@@ -38,6 +39,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Anna", package: "Anna"),
+                .product(name: "AnnaLiveTasks", package: "Anna"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Benchmarks/FocusPathBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -9,6 +9,7 @@ import Foundation
 /// patterns over many screens and events. Exactly one matches
 /// `/master/tableView/cell` + `did-select`.
 func tasks(_ count: Int) -> TaskSet {
+    guard count > 0 else { return TaskSet(name: "bench", tasks: []) }
     var tasks: [FocusTask] = []
     tasks.append(try! FocusTask(match: "master/tableView/cell/did-select") { node in
         AnalyticsEvent(name: "itemSelected", parameters: ["row": .int(node.index ?? -1)])
@@ -197,4 +198,6 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(selectRoot)
         blackHole(selectChain)
     }
+
+    liveTaskBenchmarks()
 }
