@@ -186,21 +186,24 @@ enum CatalogRenderer {
 }
 
 extension TaskExpression {
-    /// The expression as a spec writes it after `$`.
-    var specText: String {
+    /// The expression as a spec writes it after `$`, by the runtime parser's own
+    /// rendering; empty for a literal.
+    var specText: String { focusExpression?.description ?? "" }
+
+    /// The runtime's form of the expression; `nil` for a literal.
+    var focusExpression: FocusExpression? {
         switch self {
-        case .literal: ""
-        case .path: "path"
-        case .index: "index"
-        case .name: "name"
-        case .section: "section"
-        case .visible: "visible"
-        case .value(let keyPath): "value(\(keyPath))"
-        case .visibleDuration: "visibleDuration"
-        case .eventName: "event.name"
-        case .eventTime: "event.time"
-        case .ancestor(1, let inner): "parent.\(inner.specText)"
-        case .ancestor(let levels, let inner): "ancestor(\(levels)).\(inner.specText)"
+        case .literal: nil
+        case .path: .path
+        case .index: .index
+        case .name: .name
+        case .section: .section
+        case .visible: .visible
+        case .value(let keyPath): .value(keyPath)
+        case .visibleDuration: .visibleDuration
+        case .eventName: .eventName
+        case .eventTime: .eventTime
+        case .ancestor(let levels, let inner): inner.focusExpression.map { .ancestor(levels, $0) }
         }
     }
 }
