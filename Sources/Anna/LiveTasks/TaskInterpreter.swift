@@ -18,34 +18,9 @@ public struct TaskDescription: Codable, Sendable, Hashable {
     /// Where the task comes from, for errors: `shop.anna.yml:40:5`.
     public var source: String?
 
-    /// A literal or an expression's text, as JSON has them.
-    public enum Value: Codable, Sendable, Hashable {
-        case string(String)
-        case int(Int)
-        case double(Double)
-        case bool(Bool)
-        case null
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if container.decodeNil() { self = .null }
-            else if let flag = try? container.decode(Bool.self) { self = .bool(flag) }
-            else if let number = try? container.decode(Int.self) { self = .int(number) }
-            else if let number = try? container.decode(Double.self) { self = .double(number) }
-            else { self = .string(try container.decode(String.self)) }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            switch self {
-            case .string(let text): try container.encode(text)
-            case .int(let number): try container.encode(number)
-            case .double(let number): try container.encode(number)
-            case .bool(let flag): try container.encode(flag)
-            case .null: try container.encodeNil()
-            }
-        }
-    }
+    /// A literal or an expression's text, as JSON has them (``TaskValue``, shared
+    /// with the generator, which writes these values).
+    public typealias Value = TaskValue
 
     /// Creates a description.
     public init(match: [String], report: String, with: [String: Value] = [:], source: String? = nil) {

@@ -1,3 +1,4 @@
+import AnnaRules
 import Foundation
 
 /// What `anna bundle` writes: the specs' tasks as data, each set with the
@@ -25,7 +26,7 @@ package enum TaskBundlePayload {
     struct Task: Encodable {
         var match: [String]
         var report: String
-        var with: [String: CatalogRenderer.WithValue]
+        var with: [String: TaskValue]
         var source: String
     }
 

@@ -152,9 +152,9 @@ enum CatalogRenderer {
     /// A `with` value as a task description holds it: an expression as `$…`, a
     /// literal as JSON has it (URLs, UUIDs and dates as text, enum cases by raw
     /// value, a string starting with `$` as `$$…`).
-    static func withValue(_ expression: TaskExpression, spec: TrackingSpec) -> WithValue {
+    static func withValue(_ expression: TaskExpression, spec: TrackingSpec) -> TaskValue {
         guard case .literal(let literal) = expression else { return .string("$" + expression.specText) }
-        func text(_ raw: String) -> WithValue { .string(raw.hasPrefix("$") ? "$" + raw : raw) }
+        func text(_ raw: String) -> TaskValue { .string(raw.hasPrefix("$") ? "$" + raw : raw) }
         switch literal {
         case .null: return .null
         case .string(let raw): return text(raw)
@@ -165,22 +165,6 @@ enum CatalogRenderer {
         case .date(let seconds): return .string(Date(timeIntervalSince1970: seconds).formatted(.iso8601))
         case .enumCase(let type, let name):
             return text(spec.types.first { $0.swiftName == type }?.cases.first { $0.swiftName == name }?.rawValue ?? name)
-        }
-    }
-
-    /// A value of a task's `with`, as data.
-    enum WithValue: Encodable, Equatable {
-        case string(String), int(Int), double(Double), bool(Bool), null
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            switch self {
-            case .string(let text): try container.encode(text)
-            case .int(let number): try container.encode(number)
-            case .double(let number): try container.encode(number)
-            case .bool(let flag): try container.encode(flag)
-            case .null: try container.encodeNil()
-            }
         }
     }
 }
