@@ -6,6 +6,13 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "Anna", targets: ["Anna"]),
+        // Apple platforms: the app's or extension's lifecycle (`AppLifecycle.platform`),
+        // background time, and key-value observing. Safe in app extensions.
+        .library(name: "AnnaApple", targets: ["AnnaApple"]),
+        // Automatic capture on UIKit (iOS, tvOS, visionOS, Mac Catalyst).
+        .library(name: "AnnaUIKit", targets: ["AnnaUIKit"]),
+        // The `.analyzer(_:)` and `.analyzerRoot(_:)` view modifiers.
+        .library(name: "AnnaSwiftUI", targets: ["AnnaSwiftUI"]),
         // For app teams' unit tests: a recording provider and readable differences.
         .library(name: "AnnaTesting", targets: ["AnnaTesting"]),
         // Signed task bundles: verifies Ed25519 signatures with swift-crypto (CryptoKit on
@@ -39,6 +46,13 @@ let package = Package(
         .target(
             name: "Anna", dependencies: ["AnnaRules", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("PrivacyInfo.xcprivacy")]),
+        // The Apple adapters: each only forwards platform callbacks to the capture core
+        // and the lifecycle source in `Anna`, where every decision is made and tested.
+        // Apart from `Anna`, so that a mistake in one cannot break `import Anna`; their
+        // sources are inside `#if canImport(...)`, so on Linux they build empty.
+        .target(name: "AnnaApple", dependencies: ["Anna"]),
+        .target(name: "AnnaUIKit", dependencies: ["Anna"]),
+        .target(name: "AnnaSwiftUI", dependencies: ["Anna"]),
         .target(name: "AnnaTesting", dependencies: ["Anna"]),
         .target(name: "AnnaLiveTasks", dependencies: ["Anna", .product(name: "Crypto", package: "swift-crypto")]),
         // Makes signing keys and signs task bundles; `anna bundle --sign` runs it. Apart

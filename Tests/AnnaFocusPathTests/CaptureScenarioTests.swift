@@ -151,8 +151,8 @@ final class FormScreen: HeadlessScreen, AnalyzableObject {
 
         let results = await app.delegate.waitForResults(count: 4)
         #expect(results == [
-            Seen.seen("/master/compose", "did-end-touch"),
             Seen.seen("/master/compose", "target-action"),
+            Seen.seen("/master/compose", "did-end-touch"),
             Seen.seen("/master/compose/sheet", "appeared"),
             Seen.seen("/master/compose/sheet", "disappeared"),
         ])
@@ -203,8 +203,8 @@ final class FormScreen: HeadlessScreen, AnalyzableObject {
         let results = await app.delegate.waitForResults(count: 4)
         #expect(results == [
             Seen.seen("/product/buy", "appeared"),
-            Seen.seen("/product/buy", "did-end-touch"),
-            Seen.seen("/product/buy", "target-action"),
+            Seen.seen("/product/buy", "target-action"),      // sent while the touch is dispatched
+            Seen.seen("/product/buy", "did-end-touch"),      // after the window dispatched it
             Seen.seen("/product/buy", "disappeared"),
         ])
         #expect(next.analyzer.path == "/product/buy/receipt")
@@ -380,14 +380,19 @@ struct CaptureValueTests {
         #expect(!visibility.isAppeared)
     }
 
-    @Test func theSwitchInstallsOnceAndRemovesOnce() {
+    /// Hooks are installed once and never removed: turning capture off is a flag the
+    /// hooks check. (Exchanging implementations back corrupts the chain when another
+    /// SDK hooked the same methods after Anna.)
+    @Test func theSwitchInstallsOnceAndTurningOffIsAFlag() {
         var captureSwitch = CaptureSwitch()
-        #expect(captureSwitch.turnOff() == false)
-        #expect(captureSwitch.turnOn() == true)
+        captureSwitch.turnOff()
+        #expect(!captureSwitch.isOn && !captureSwitch.areHooksInstalled)
+        #expect(captureSwitch.turnOn() == true)            // install now
         #expect(captureSwitch.turnOn() == false)
-        #expect(captureSwitch.turnOff() == true)
-        #expect(captureSwitch.turnOff() == false)
-        #expect(captureSwitch.turnOn() == true)
+        captureSwitch.turnOff()
+        #expect(!captureSwitch.isOn && captureSwitch.areHooksInstalled)
+        #expect(captureSwitch.turnOn() == false)           // still installed: nothing to do
+        #expect(captureSwitch.isOn)
     }
 
     @Test func subAnalyzableKeysFindStoredAndLazyProperties() {

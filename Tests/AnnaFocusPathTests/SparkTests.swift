@@ -56,7 +56,7 @@ final class SparkLog: @unchecked Sendable {
         app.application.window.show(screen)
         button.tap()
         await app.delegate.drain()
-        #expect(log.all == ["didAppear appeared", "didEndTouch did-end-touch", "targetAction target-action"])
+        #expect(log.all == ["didAppear appeared", "targetAction target-action", "didEndTouch did-end-touch"])
     }
 
     @Test func timeOnScreenFromAppearAndDisappear() async {

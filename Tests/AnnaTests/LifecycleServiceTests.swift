@@ -75,6 +75,22 @@ import Testing
         await analytics.shutdown()
     }
 
+    /// The platform ends the background task as soon as the expiration handler returns
+    /// and may suspend the app at once: the providers must have let go of their files
+    /// by then, not in a task that runs later.
+    @Test func theExpirationHandlerReturnsOnceTheProvidersSuspended() async {
+        let app = App()
+        let recorder = RecordingProvider()
+        let analytics = service([recorder], app: app)
+        app.enterBackground()
+        app.backgroundWindow.expire()
+        #expect(recorder.suspendCount == 1)
+        await app.backgroundWindow.waitUntilIdle()
+        await analytics.flush()
+        #expect(recorder.suspendCount == 1, "once: by the expiry or after the flush, not twice")
+        await analytics.shutdown()
+    }
+
     @Test func lifecycleEventsCarrySegmentsNames() async {
         let app = App()
         let recorder = RecordingProvider()

@@ -59,6 +59,21 @@ public enum AnnaCapture {
         focusAndRecord(.didSelect, on: cell)
     }
 
+    /// A list's row was selected (`didSelectRowAt`, `didSelectItemAt`): binds the cell's
+    /// analyzer to the row first, when no will-display did (the app's delegate does not
+    /// implement it, and capture never adds it), then marks it focused and records
+    /// ``FocusEvent/Name/didSelect``.
+    /// - Parameters:
+    ///   - cell: The cell's analyzer.
+    ///   - list: The list's analyzer.
+    ///   - key: The cell's name on the path.
+    ///   - row: The row or item.
+    ///   - section: The section.
+    package static func rowDidSelect(_ cell: Analyzer, in list: Analyzer, key: String = "cell", row: Int, section: Int) {
+        if list.isEnabled { list.setSubAnalyzer(cell, for: key, index: row, section: section) }
+        didSelect(cell)
+    }
+
     /// A control sent its action: marks it focused and records ``FocusEvent/Name/targetAction``.
     public static func targetAction(_ control: Analyzer) {
         focusAndRecord(.targetAction, on: control)

@@ -1,23 +1,29 @@
-/// Whether automatic capture is on, and so whether platform hooks must be installed or
-/// removed: turning it on twice installs once, turning it off removes what was installed.
+/// Whether automatic capture is on, and whether platform hooks must be installed.
+///
+/// Hooks are installed the first time capture turns on and never removed: turning
+/// capture off only clears the flag the hooks check. Removing a hook (exchanging
+/// implementations back) corrupts the chain when another SDK hooked the same method
+/// after Anna: its hook would call Anna's removed one, or recurse.
 public struct CaptureSwitch: Sendable, Hashable {
-    /// Whether the hooks are installed.
+    /// Whether capture is on: what every installed hook checks before it records.
     public private(set) var isOn = false
+    /// Whether the hooks were installed (once, at the first ``turnOn()``).
+    public private(set) var areHooksInstalled = false
 
-    /// Off.
+    /// Off, with nothing installed.
     public init() {}
 
-    /// Turns capture on; returns `true` when the hooks must be installed now.
+    /// Turns capture on; returns `true` when the hooks must be installed now (the
+    /// first time only).
     public mutating func turnOn() -> Bool {
-        guard !isOn else { return false }
         isOn = true
+        guard !areHooksInstalled else { return false }
+        areHooksInstalled = true
         return true
     }
 
-    /// Turns capture off; returns `true` when the hooks must be removed now.
-    public mutating func turnOff() -> Bool {
-        guard isOn else { return false }
+    /// Turns capture off. The hooks stay installed and record nothing while it is off.
+    public mutating func turnOff() {
         isOn = false
-        return true
     }
 }

@@ -1,12 +1,9 @@
 #if canImport(Observation)
 import Observation
 
-/// Cancels an observation started by ``Analyzer/observe(_:for:named:)``.
-final class ObservationHandle: @unchecked Sendable {
-    private let state = LockedState(false)
-    var isCancelled: Bool { state.withLock { $0 } }
-    func cancel() { state.withLock { $0 = true } }
-}
+// The Observation framework is iOS 17, macOS 14, tvOS 17, watchOS 10 and visionOS 1 API,
+// above the package's minimums: `#if canImport` only says the SDK has it, so every
+// declaration that names it carries the availability too.
 
 extension Analyzer {
     /// Records an ``FocusEvent/Name/updated`` event for `name` with the property's value
@@ -20,6 +17,7 @@ extension Analyzer {
     ///   - observee: The model; held weakly.
     ///   - keyPath: The property.
     ///   - name: The key path's name on the node, as tasks read it: `$value(itemCount)`.
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
     @MainActor
     public func observe<Object: Observable & AnyObject, Value: AnalyticsValueConvertible & Equatable>(
         _ observee: Object, for keyPath: KeyPath<Object, Value>, named name: String
@@ -28,6 +26,7 @@ extension Analyzer {
     }
 
     /// Observes an optional property; `nil` clears the node's value.
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
     @MainActor
     public func observe<Object: Observable & AnyObject, Value: AnalyticsValueConvertible & Equatable>(
         _ observee: Object, for keyPath: KeyPath<Object, Value?>, named name: String
@@ -35,6 +34,7 @@ extension Analyzer {
         observe(observee, for: keyPath, named: name) { $0?.analyticsValue }
     }
 
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
     @MainActor
     private func observe<Object: Observable & AnyObject, Value: Equatable>(
         _ observee: Object, for keyPath: KeyPath<Object, Value>, named name: String,
@@ -48,6 +48,7 @@ extension Analyzer {
 }
 
 /// Re-reads the property after each change, on the main actor, and records it when it differs.
+@available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
 @MainActor
 private final class ObservationTracker<Object: Observable & AnyObject, Value: Equatable> {
     weak var analyzer: Analyzer?

@@ -47,7 +47,7 @@ public struct UnlimitedBackgroundWindow: BackgroundWindow {
 /// ``send(_:)`` what happens, and the service listens.
 ///
 /// ```swift
-/// let lifecycle = AppLifecycle()               // or .platform, the default, on Apple platforms
+/// let lifecycle = AppLifecycle()               // on Apple platforms: AnnaApple's AppLifecycle.platform
 /// let analytics = AnalyticsService(providers: [http], configuration: .init(lifecycle: lifecycle))
 /// lifecycle.send(.background)                  // the service flushes in a background window
 /// ```

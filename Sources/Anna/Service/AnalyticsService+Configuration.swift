@@ -32,8 +32,10 @@ extension AnalyticsService {
         public var identityStore: (any IdentityStore)?
         /// The app's lifecycle, which the service follows: it flushes in a background
         /// window when the app goes to the background, releases what providers hold
-        /// before suspension, and flushes before termination. ``AppLifecycle/platform``
-        /// by default (UIKit's or AppKit's notifications; none on Linux).
+        /// before suspension, and flushes before termination. `nil` by default: on Apple
+        /// platforms pass `.platform` from AnnaApple (`import AnnaApple`), which follows
+        /// the application's notifications in an app and its host's in an app extension;
+        /// elsewhere an ``AppLifecycle`` you drive.
         public var lifecycle: AppLifecycle?
         /// How long the service waits for its flush when the app is about to terminate
         /// (``AppLifecycleEvent/willTerminate``), on the thread that sent it. 2 seconds by
@@ -75,7 +77,7 @@ extension AnalyticsService {
         ///   - providerLimit: What each provider's lane holds.
         ///   - storageDirectory: Where the service keeps its state across launches.
         ///   - identityStore: A store of that state of your own.
-        ///   - lifecycle: The app's lifecycle; the platform's by default.
+        ///   - lifecycle: The app's lifecycle; none by default (AnnaApple's `.platform` on Apple platforms).
         ///   - tracksLifecycleEvents: Whether to report Segment's lifecycle events.
         ///   - terminationFlushTimeout: How long termination waits for the flush.
         public init(
@@ -91,7 +93,7 @@ extension AnalyticsService {
             providerLimit: MemoryLimit = MemoryLimit(events: 10_000, bytes: 8 << 20),
             storageDirectory: URL? = Configuration.defaultStorageDirectory,
             identityStore: (any IdentityStore)? = nil,
-            lifecycle: AppLifecycle? = .platform,
+            lifecycle: AppLifecycle? = nil,
             tracksLifecycleEvents: Bool = false,
             terminationFlushTimeout: Duration = .seconds(2)
         ) {

@@ -1,71 +1,74 @@
 import Dispatch
 import Foundation
 
-/// What the service knows of the app's lifecycle.
+/// The service's registration with its lifecycle source and the lifecycle's decisions
+/// (``LifecycleStateMachine``), behind the service's lock.
 struct LifecycleState: Sendable {
     var observation: AppLifecycle.Observation?
-    /// Whether the providers were told to ``AnalyticsProvider/suspend()`` and not yet to resume.
-    var isSuspended = false
-    /// Counts background transitions, so that a window's work knows whether the app
-    /// came back and went away again meanwhile.
-    var generation = 0
+    var machine: LifecycleStateMachine
 }
 
 extension AnalyticsService {
-    /// Acts on the app's lifecycle: see ``Configuration/lifecycle``.
+    /// How long the expiration of a background window waits for the providers to
+    /// release their files before it returns (and the platform suspends the app).
+    static let expirySuspendWait: Duration = .milliseconds(500)
+
+    /// Acts on the app's lifecycle: see ``Configuration/lifecycle``. The decisions are
+    /// the ``LifecycleStateMachine``'s; this only performs its effects.
     func handle(_ event: AppLifecycleEvent) {
-        switch event {
-        case .launched:
-            break  // the service's own start is the launch
-        case .background:
-            if configuration.tracksLifecycleEvents {
+        perform(lifecycleState.withLock { $0.machine.handle(.lifecycle(event)) })
+    }
+
+    private func perform(_ effects: [LifecycleStateMachine.Effect]) {
+        for effect in effects {
+            switch effect {
+            case .reportBackgrounded:
                 report(Pipeline.lifecycleEvent("Application Backgrounded", app: configuration.context.app))
+            case .reportOpenedFromBackground:
+                report(Pipeline.lifecycleEvent("Application Opened", app: configuration.context.app, fromBackground: true))
+            case .startBackgroundFlush(let generation):
+                startBackgroundFlush(generation: generation)
+            case .suspendProviders:
+                sendToProviders(.suspend, then: nil)
+            case .resumeProviders:
+                // Queued on the lanes now, so that everything handed to them later follows the resumption.
+                sendToProviders(.resume, then: nil)
+            case .flushBeforeTermination:
+                let done = DispatchSemaphore(value: 0)
+                Task {
+                    await self.flush()
+                    done.signal()
+                }
+                _ = done.wait(timeout: .now() + configuration.terminationFlushTimeout.dispatchInterval)
             }
-            let generation = lifecycleState.withLock { state -> Int in
-                state.generation += 1
-                return state.generation
-            }
-            let window = configuration.lifecycle?.backgroundWindow ?? UnlimitedBackgroundWindow()
-            window.run(named: "Anna: delivering analytics events") { [weak self] in
-                guard let self else { return }
-                await self.flush()
-                await self.suspendProviders(ifStillInBackground: generation)
-            } expired: { [weak self] in
-                // Out of time: release what providers hold now rather than be suspended holding it.
-                guard let self else { return }
-                Task { await self.suspendProviders(ifStillInBackground: generation) }
-            }
-        case .foreground:
-            lifecycleState.withLock { $0.generation += 1 }
-            let wasSuspended = lifecycleState.withLock { state -> Bool in
-                defer { state.isSuspended = false }
-                return state.isSuspended
-            }
-            // Queued on the lanes now, so that everything handed to them later follows the resumption.
-            if wasSuspended { sendToProviders(.resume, then: nil) }
-            if configuration.tracksLifecycleEvents {
-                report(Pipeline.lifecycleEvent(
-                    "Application Opened", app: configuration.context.app, fromBackground: true))
-            }
-        case .willTerminate:
-            let done = DispatchSemaphore(value: 0)
-            Task {
-                await self.flush()
-                done.signal()
-            }
-            _ = done.wait(timeout: .now() + configuration.terminationFlushTimeout.dispatchInterval)
         }
     }
 
-    /// Tells the providers to suspend, unless the app came back (or left again) since
-    /// the background transition `generation`.
-    private func suspendProviders(ifStillInBackground generation: Int) async {
-        let suspend = lifecycleState.withLock { state -> Bool in
-            guard state.generation == generation, !state.isSuspended else { return false }
-            state.isSuspended = true
-            return true
+    private func startBackgroundFlush(generation: Int) {
+        let window = configuration.lifecycle?.backgroundWindow ?? UnlimitedBackgroundWindow()
+        window.run(named: "Anna: delivering analytics events") { [weak self] in
+            guard let self else { return }
+            await self.flush()
+            await self.transition(.backgroundFlushFinished(generation: generation))
+        } expired: { [weak self] in
+            // Out of time: release what providers hold now rather than be suspended
+            // holding it. The platform ends the window as soon as this returns, so wait
+            // (briefly) until the providers let go; on the lanes' own queues, so this
+            // waits on no task of the caller's pool.
+            guard let self else { return }
+            let effects = self.lifecycleState.withLock { $0.machine.handle(.backgroundWindowExpired(generation: generation)) }
+            guard effects.contains(.suspendProviders) else { return self.perform(effects) }
+            let done = DispatchSemaphore(value: 0)
+            self.sendToProviders(.suspend) { done.signal() }
+            _ = done.wait(timeout: .now() + Self.expirySuspendWait.dispatchInterval)
         }
-        guard suspend else { return }
+    }
+
+    /// Feeds the machine an input from background work and waits until the providers
+    /// did what it decided (suspension is the only effect such inputs have).
+    private func transition(_ input: LifecycleStateMachine.Input) async {
+        let effects = lifecycleState.withLock { $0.machine.handle(input) }
+        guard effects.contains(.suspendProviders) else { return perform(effects) }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             sendToProviders(.suspend) { continuation.resume() }
         }

@@ -29,7 +29,7 @@ public final class AnalyticsService: Sendable {
     /// Left once the stored identity is read; ``grantedConsent`` and ``isOptedOut`` wait for it.
     private let started = DispatchGroup()
     /// The service's registration with ``Configuration/lifecycle``, and whether providers are suspended.
-    let lifecycleState = LockedState(LifecycleState())
+    let lifecycleState: LockedState<LifecycleState>
 
     /// Creates a service and starts its pipeline.
     /// - Parameters:
@@ -48,6 +48,8 @@ public final class AnalyticsService: Sendable {
         self.counters = counters
         self.lanes = lanes
         self.intake = LockedState(Intake(grantedConsent: configuration.grantedConsent))
+        self.lifecycleState = LockedState(LifecycleState(
+            machine: LifecycleStateMachine(tracksLifecycleEvents: configuration.tracksLifecycleEvents)))
         let persister = IdentityPersister(
             store: configuration.resolvedIdentityStore, errorHandler: configuration.errorHandler)
         self.persister = persister

@@ -45,6 +45,16 @@ open class HeadlessList: HeadlessScrollView {
     /// The cells' name on the path.
     public let cellKey: String
 
+    /// The list's delegate, receiving ``HeadlessListCallback``s as UIKit's table and
+    /// collection delegates do. Setting it hooks the callbacks its class implements, as
+    /// AnnaUIKit's automatic capture hooks a delegate when it is set (the same
+    /// ``Anna/DelegateHooks`` rules): a callback its class does not implement is not
+    /// added, and so not captured. Without a delegate the list captures as if its
+    /// delegate implemented every callback.
+    public var delegate: HeadlessDelegate? {
+        didSet { if let delegate { hook(delegate) } }
+    }
+
     /// Creates a list whose cells are named `cellKey`.
     public init(cellKey: String = "cell") {
         self.cellKey = cellKey
@@ -98,23 +108,63 @@ open class HeadlessList: HeadlessScrollView {
         }
         visibleCells[key] = cell
         addSubview(cell)
-        cell.willDisplay(in: self, row: row, section: section)
+        deliver(.willDisplay, HeadlessListCall(list: self, place: key, cell: cell))
         cell.text = sections[section][row]
         return cell
     }
 
     /// `didEndDisplaying`: the cell disappears and goes back to the reuse pool.
     public func endDisplayingRow(_ row: Int, section: Int = 0) {
-        guard let cell = visibleCells.removeValue(forKey: IndexPair(section: section, row: row)) else { return }
-        cell.didEndDisplaying()
+        let key = IndexPair(section: section, row: row)
+        guard let cell = visibleCells.removeValue(forKey: key) else { return }
+        deliver(.didEndDisplaying, HeadlessListCall(list: self, place: key, cell: cell))
         cell.removeFromSuperview()
         reusePool.append(cell)
     }
 
     /// `didSelectRowAt` / `didSelectItemAt`: the cell is focused and records ``Anna/FocusEvent/Name/didSelect``.
     public func selectRow(_ row: Int, section: Int = 0) {
-        guard let cell = visibleCells[IndexPair(section: section, row: row)] else { return }
-        AnnaCapture.didSelect(cell.analyzer)
+        let key = IndexPair(section: section, row: row)
+        guard let cell = visibleCells[key] else { return }
+        deliver(.didSelect, HeadlessListCall(list: self, place: key, cell: cell))
+    }
+
+    // MARK: Delegate and capture
+
+    /// What capture does for a callback: the same as AnnaUIKit's hooks.
+    static func capture(_ callback: HeadlessListCallback, _ call: HeadlessListCall) {
+        switch callback {
+        case .willDisplay:
+            call.cell.willDisplay(in: call.list, row: call.place.row, section: call.place.section)
+        case .didEndDisplaying:
+            call.cell.didEndDisplaying()
+        case .didSelect:
+            AnnaCapture.rowDidSelect(
+                call.cell.analyzer, in: call.list.analyzer, key: call.list.cellKey, row: call.place.row,
+                section: call.place.section)
+        }
+    }
+
+    /// Sends a callback to the delegate as UIKit does: only when it responds to it.
+    private func deliver(_ callback: HeadlessListCallback, _ call: HeadlessListCall) {
+        guard let delegate else { return Self.capture(callback, call) }
+        guard delegate.responds(to: callback) else {
+            // Not delivered, so not captured; a cell still stops being displayed.
+            if callback == .didEndDisplaying { call.cell.isDisplayedByList = false }
+            return
+        }
+        delegate.receive(callback, call)
+    }
+
+    /// Hooks the callbacks of the delegate's class, and of the object it forwards to.
+    private func hook(_ delegate: HeadlessDelegate) {
+        var current: HeadlessDelegate? = delegate
+        while let object = current {
+            for callback in HeadlessListCallback.allCases {
+                HeadlessDelegateHooks.hook(callback, for: object.type)
+            }
+            current = object.forwardingTarget
+        }
     }
 }
 

@@ -55,6 +55,8 @@ public final class HeadlessApplication: HeadlessResponder {
     }
 
     private lazy var rootAnalyzer = RootAnalyzer(manager: manager, owner: self)
+    /// The capture core's rule state, as AnnaUIKit keeps it for the process.
+    let captureRules = HeadlessCaptureRules()
 }
 
 /// The window: its parent is the application.
@@ -81,13 +83,21 @@ public final class HeadlessWindow: HeadlessResponder {
         screen.appear()
     }
 
-    /// Makes `responder` the first responder (`nil`: none): the current one resigns
-    /// (``Anna/FocusEvent/Name/didResignFirstResponder``), the new one becomes it
-    /// (``Anna/FocusEvent/Name/didBecomeFirstResponder``).
+    /// Makes `responder` the first responder (`nil`: none), as UIKit does: the current
+    /// one resigns (``Anna/FocusEvent/Name/didResignFirstResponder``), the new one
+    /// becomes it (``Anna/FocusEvent/Name/didBecomeFirstResponder``). Asking the first
+    /// responder to become it again records nothing: the capture core decides from
+    /// what it was before, as for UIKit's `becomeFirstResponder`, which returns `true`
+    /// then too.
     public func makeFirstResponder(_ responder: HeadlessResponder?) {
-        guard responder !== firstResponder else { return }
-        if let current = firstResponder { AnnaCapture.didResignFirstResponder(current.analyzer) }
+        let previous = firstResponder
+        if let previous, previous !== responder {
+            firstResponder = nil
+            AnnaCapture.resignFirstResponderReturned(previous.analyzer, wasFirstResponder: true, isFirstResponder: false)
+        }
+        guard let responder else { return }
         firstResponder = responder
-        if let responder { AnnaCapture.didBecomeFirstResponder(responder.analyzer) }
+        AnnaCapture.becomeFirstResponderReturned(
+            responder.analyzer, wasFirstResponder: previous === responder, isFirstResponder: true)
     }
 }

@@ -15,8 +15,11 @@ open class HeadlessScreen: HeadlessResponder {
     /// The screen this one presents.
     public private(set) var presentedScreen: HeadlessScreen?
     weak var window: HeadlessWindow?
-    /// Whether the screen is on screen.
+    /// Whether the screen is on screen: appeared, and not covered by a screen it presented.
     public private(set) var isVisible = false
+    /// Between `viewDidAppear` and `viewDidDisappear`, as the platform says.
+    private(set) var isAppearedByPlatform = false
+    private var presentedStyle = PresentationStyle.sheet
     private var isLoaded = false
 
     /// Creates a screen.
@@ -53,23 +56,60 @@ open class HeadlessScreen: HeadlessResponder {
         if let object = self as? any AnalyzableObject { AnnaCapture.attachSubAnalyzers(of: object) }
     }
 
-    /// `viewDidAppear`: records ``Anna/FocusEvent/Name/appeared`` on the screen, then
-    /// its views appear by their facts.
+    /// `viewDidAppear`. The screen becomes visible unless a screen it presented covers
+    /// it (the capture core's ``Anna/ScreenPresentations`` decides, as for UIKit):
+    /// then it records ``Anna/FocusEvent/Name/appeared`` and its views appear by their facts.
     open func appear() {
         loadViewIfNeeded()
-        guard !isVisible else { return }
-        isVisible = true
-        AnnaCapture.screenDidAppear(analyzer)
-        view.refreshVisibility()
+        guard !isAppearedByPlatform else { return }
+        isAppearedByPlatform = true
+        let id = ObjectIdentifier(self)
+        guard let rules = rootWindow?.application?.captureRules else { return apply([.appeared(id)], rules: nil) }
+        rules.screens[id] = HeadlessCaptureRules.Weak(object: self)
+        apply(rules.presentations.didAppear(id), rules: rules)
     }
 
-    /// `viewDidDisappear`: its views disappear, then records
-    /// ``Anna/FocusEvent/Name/disappeared`` on the screen.
+    /// `viewDidDisappear`: if the screen was visible, its views disappear, then it
+    /// records ``Anna/FocusEvent/Name/disappeared``.
     open func disappear() {
-        guard isVisible else { return }
-        isVisible = false
-        view.refreshVisibility()
-        AnnaCapture.screenDidDisappear(analyzer)
+        disappear(isDismissed: false)
+    }
+
+    /// `viewDidDisappear`, saying whether the screen was dismissed for good.
+    func disappear(isDismissed: Bool) {
+        guard isAppearedByPlatform else { return }
+        isAppearedByPlatform = false
+        let id = ObjectIdentifier(self)
+        guard let rules = rootWindow?.application?.captureRules else { return apply([.disappeared(id)], rules: nil) }
+        apply(rules.presentations.didDisappear(id, isDismissed: isDismissed), rules: rules)
+    }
+
+    /// Records the visibility changes the capture core decided.
+    private func apply(_ changes: [ScreenPresentations.Change], rules: HeadlessCaptureRules?) {
+        for change in changes {
+            switch change {
+            case .appeared(let id):
+                screen(id, rules)?.becomeVisible(true)
+            case .disappeared(let id):
+                screen(id, rules)?.becomeVisible(false)
+            }
+        }
+    }
+
+    private func screen(_ id: ObjectIdentifier, _ rules: HeadlessCaptureRules?) -> HeadlessScreen? {
+        id == ObjectIdentifier(self) ? self : rules?.screens[id]?.object
+    }
+
+    private func becomeVisible(_ visible: Bool) {
+        guard visible != isVisible else { return }
+        isVisible = visible
+        if visible {
+            AnnaCapture.screenDidAppear(analyzer)
+            view.refreshVisibility()
+        } else {
+            view.refreshVisibility()
+            AnnaCapture.screenDidDisappear(analyzer)
+        }
     }
 
     /// Makes a screen a child of this one, as a custom container does (UIKit's `addChild`).
@@ -78,19 +118,42 @@ open class HeadlessScreen: HeadlessResponder {
         screen.window = window
     }
 
-    /// Presents a screen modally over this one.
-    public func present(_ screen: HeadlessScreen) {
+    /// How a presented screen covers its presenter, as UIKit's modal presentation styles do.
+    public enum PresentationStyle: Sendable, Hashable {
+        /// A page or form sheet (the default on iOS 13 and later), or a popover: the
+        /// presenter gets no `viewDidDisappear`, and no `viewDidAppear` on dismissal;
+        /// the capture core counts it as covered while the sheet is shown.
+        case sheet
+        /// Full screen: the presenter gets `viewDidDisappear`, then `viewDidAppear`
+        /// after the dismissal.
+        case fullScreen
+    }
+
+    /// Presents a screen modally over this one: `present` called on this screen, which
+    /// the presented screen lands under on the focus path (UIKit's
+    /// `presentingViewController` may be an ancestor instead; the capture core keeps
+    /// the screen `present` was called on).
+    /// - Parameters:
+    ///   - screen: The screen to present.
+    ///   - style: How it covers this one; a sheet by default.
+    public func present(_ screen: HeadlessScreen, style: PresentationStyle = .sheet) {
         presentedScreen = screen
+        presentedStyle = style
         screen.presentingScreen = self
         screen.window = window
+        rootWindow?.application?.captureRules.presentations.willPresent(ObjectIdentifier(screen), from: ObjectIdentifier(self))
+        if style == .fullScreen { disappear() }
         screen.appear()
     }
 
-    /// Dismisses the presented screen.
+    /// Dismisses the presented screen (or swipes a sheet away): it disappears for
+    /// good, and this screen is visible again.
     public func dismissPresented() {
-        presentedScreen?.disappear()
-        presentedScreen?.presentingScreen = nil
+        guard let presented = presentedScreen else { return }
+        presented.disappear(isDismissed: true)
+        presented.presentingScreen = nil
         presentedScreen = nil
+        if presentedStyle == .fullScreen { appear() }
     }
 }
 
@@ -130,7 +193,7 @@ public final class HeadlessNavigationController: HeadlessScreen {
         screen.window = window
         screens.last?.disappear()
         screens.append(screen)
-        if isVisible { screen.appear() }
+        if isAppearedByPlatform { screen.appear() }
     }
 
     /// Pops the top screen.
@@ -139,7 +202,7 @@ public final class HeadlessNavigationController: HeadlessScreen {
         guard screens.count > 1 else { return nil }
         let top = screens.removeLast()
         top.disappear()
-        if isVisible { screens.last?.appear() }
+        if isAppearedByPlatform { screens.last?.appear() }
         return top
     }
 }
@@ -174,6 +237,6 @@ public final class HeadlessTabBarController: HeadlessScreen {
         tabs[selectedIndex].disappear()
         selectedIndex = index
         for tab in tabs { tab.window = window }
-        if isVisible { tabs[index].appear() }
+        if isAppearedByPlatform { tabs[index].appear() }
     }
 }

@@ -84,16 +84,6 @@ open class HeadlessView: HeadlessResponder {
     }
 }
 
-/// A button: a tap ends a touch and sends its action, which marks it focused and
-/// records ``Anna/FocusEvent/Name/targetAction``, as Anna's UIKit hooks do.
-public final class HeadlessButton: HeadlessView {
-    /// Taps the button.
-    public func tap() {
-        AnnaCapture.touchDidEnd(analyzer)
-        AnnaCapture.targetAction(analyzer)
-    }
-}
-
 /// A scroll view: dragging it records ``Anna/FocusEvent/Name/didBeginScroll``.
 open class HeadlessScrollView: HeadlessView {
     /// The user began dragging the content (`scrollViewWillBeginDragging`).
@@ -110,9 +100,13 @@ public final class HeadlessTextField: HeadlessView {
         window.makeFirstResponder(self)
     }
 
-    /// Resigns the first responder if the field is it.
+    /// Resigns the first responder; records only if the field was it (UIKit's
+    /// `resignFirstResponder` returns `true` either way).
     public func resignFirstResponder() {
-        guard let window = owningScreen?.rootWindow, window.firstResponder === self else { return }
+        guard let window = owningScreen?.rootWindow, window.firstResponder === self else {
+            AnnaCapture.resignFirstResponderReturned(analyzer, wasFirstResponder: false, isFirstResponder: false)
+            return
+        }
         window.makeFirstResponder(nil)
     }
 

@@ -87,7 +87,7 @@ func runAppLaunch() async {
             // The shop's own collector may receive PII (the email trait); without this it is removed.
             options: ProviderOptions(receivesPII: true),
             configuration: .init(requestTimeout: .seconds(5)))
-        let lifecycle = AppLifecycle()  // on iOS: the default, AppLifecycle.platform
+        let lifecycle = AppLifecycle()  // on iOS: AppLifecycle.platform, from AnnaApple
         let analytics = AnalyticsService(providers: [http], configuration: .init(
             context: AnalyticsContext(app: .init(name: "Shop", version: "1.0", build: "1")),
             storageDirectory: folder, lifecycle: lifecycle, tracksLifecycleEvents: true))

@@ -1,14 +1,16 @@
 #if canImport(ObjectiveC)
+import Anna
 import Foundation
 import ObjectiveC
 
-// Not compiled here (Linux has no Objective-C runtime): written against Foundation's
-// documented `NSObject.observe(_:options:changeHandler:)`; see the README.
+// Not compiled on Linux (no Objective-C runtime there): written against Foundation's
+// `NSObject.observe(_:options:changeHandler:)` as the SDK declares it; see the README.
 extension Analyzer {
-    /// Records an ``FocusEvent/Name/updated`` event for `name` with the property's value
-    /// now and whenever it changes, through key-value observing (`@objc dynamic`
+    /// Records an ``Anna/FocusEvent/Name/updated`` event for `name` with the property's
+    /// value now and whenever it changes, through key-value observing (`@objc dynamic`
     /// properties of `NSObject` subclasses, UIKit's own included). Equal values in a
-    /// row are recorded once. Stops at ``detach()`` or when the object goes away.
+    /// row are recorded once. Stops at ``Anna/Analyzer/detach()`` or when the object
+    /// goes away.
     ///
     /// ```swift
     /// analyzer.observe(player, for: \.rate, named: "rate")
@@ -35,15 +37,18 @@ extension Analyzer {
         convert: @escaping @Sendable (Value) -> AnalyticsValue?
     ) {
         let handle = ObservationHandle()
-        guard keep(handle) else { return }
+        guard keepObservation(handle) else { return }
         let last = LockedState<AnalyticsValue??>(nil)
         let box = KeyValueObservationBox()
-        box.observation = observee.observe(keyPath, options: [.initial, .new]) { [weak self, weak box] object, _ in
+        // The handler reads the value from the change, not through the key path: a key
+        // path is not Sendable, and the handler may run on any thread.
+        box.observation = observee.observe(keyPath, options: [.initial, .new]) { [weak self, weak box] _, change in
             guard let self, !handle.isCancelled else {
                 box?.observation?.invalidate()   // detached: stop at the first change after
                 return
             }
-            let value = convert(object[keyPath: keyPath])
+            guard let newValue = change.newValue else { return }
+            let value = convert(newValue)
             let changed = last.withLock { previous -> Bool in
                 if case .some(let seen) = previous, seen == value { return false }
                 previous = .some(value)
@@ -58,7 +63,9 @@ extension Analyzer {
 
 /// Holds a key-value observation for the lifetime of the observed object.
 private final class KeyValueObservationBox: @unchecked Sendable {
-    // Set once, on the thread that starts the observation, before any change arrives.
+    // Set once, on the thread that starts the observation, before any change arrives
+    // (`.initial` is delivered inside `observe`, before the assignment: the handler
+    // only reads the box when detached, after the start returned).
     var observation: NSKeyValueObservation?
 }
 #endif

@@ -1,0 +1,20 @@
+#if canImport(AppKit) && !targetEnvironment(macCatalyst)
+import Anna
+import AppKit
+
+/// A macOS app's lifecycle from AppKit's notifications. A Mac app is not suspended, so
+/// it needs no background time: it flushes when it stops being the active app and
+/// resumes when it is active again. Not compiled on Linux; see the README.
+@MainActor enum ApplicationLifecycle {
+    static func make() -> AppLifecycle {
+        let lifecycle = AppLifecycle()
+        PlatformLifecycle.forward([
+            (NSApplication.didFinishLaunchingNotification, .launched),
+            (NSApplication.didBecomeActiveNotification, .foreground),
+            (NSApplication.didResignActiveNotification, .background),
+            (NSApplication.willTerminateNotification, .willTerminate),
+        ], to: lifecycle)
+        return lifecycle
+    }
+}
+#endif

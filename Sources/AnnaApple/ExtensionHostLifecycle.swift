@@ -1,0 +1,48 @@
+#if canImport(Darwin)
+import Anna
+import Foundation
+
+/// An app extension's lifecycle from its host's notifications: an extension receives
+/// none of the application's, and may not use `UIApplication.shared`. Background time
+/// comes from `ProcessInfo.performExpiringActivity` where the platform has it (not on
+/// macOS, where extensions are not suspended this way). Not compiled on Linux; see the
+/// README.
+@MainActor enum ExtensionHostLifecycle {
+    static func make() -> AppLifecycle {
+        #if os(macOS)
+        let lifecycle = AppLifecycle()
+        #else
+        let lifecycle = AppLifecycle(backgroundWindow: ExpiringActivityWindow())
+        #endif
+        PlatformLifecycle.forward([
+            (.NSExtensionHostWillEnterForeground, .foreground),
+            (.NSExtensionHostDidEnterBackground, .background),
+        ], to: lifecycle)
+        return lifecycle
+    }
+}
+
+#if !os(macOS)
+/// Background time from `ProcessInfo.performExpiringActivity(withReason:using:)`: the
+/// block runs on a background thread and the activity lasts until it returns, so it
+/// waits for the work; when time runs out the block is called again with `true`,
+/// which calls `expired` and lets the first call return.
+struct ExpiringActivityWindow: BackgroundWindow {
+    func run(named name: String, _ work: @escaping @Sendable () async -> Void, expired: @escaping @Sendable () -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        ProcessInfo.processInfo.performExpiringActivity(withReason: name) { isExpiring in
+            if isExpiring {
+                expired()
+                done.signal()
+                return
+            }
+            Task.detached {
+                await work()
+                done.signal()
+            }
+            done.wait()
+        }
+    }
+}
+#endif
+#endif
