@@ -10,15 +10,17 @@ import Foundation
 @MainActor enum ExtensionHostLifecycle {
     static func make() -> AppLifecycle {
         #if os(macOS)
-        let lifecycle = AppLifecycle()
+        // The host notifications are API_UNAVAILABLE(macos) (NSExtensionContext.h), and a
+        // Mac extension is not suspended the way iOS suspends one: no events to follow.
+        return AppLifecycle()
         #else
         let lifecycle = AppLifecycle(backgroundWindow: ExpiringActivityWindow())
-        #endif
         PlatformLifecycle.forward([
             (.NSExtensionHostWillEnterForeground, .foreground),
             (.NSExtensionHostDidEnterBackground, .background),
         ], to: lifecycle)
         return lifecycle
+        #endif
     }
 }
 

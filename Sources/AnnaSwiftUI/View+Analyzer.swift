@@ -1,9 +1,12 @@
 #if canImport(SwiftUI)
+import Anna
 import SwiftUI
 
-// Not compiled here (Linux): written against SwiftUI's documented API; see the README.
-// The modifiers only keep an `AnalyzerScope` per view and forward to it; the rules are
-// in the capture core and tested on the headless tree.
+// Not compiled on Linux: written against SwiftUI's interface as the iOS 17 and 18 SDKs
+// declare it (View and ViewModifier are main-actor protocols with the Swift 6 SDKs;
+// the modifiers used here are nonisolated); see the README's "What has been compiled
+// where". The modifiers only keep an `AnalyzerScope` per view and forward to it; the
+// rules are in the capture core and tested on the headless tree.
 
 private struct AnalyzerScopeKey: EnvironmentKey {
     static let defaultValue: AnalyzerScope? = nil

@@ -2,9 +2,8 @@
 /// `subAnalyzableKeys`.
 ///
 /// ```swift
-/// final class MasterViewController: UITableViewController, AnalyzableObject {
-///     lazy var analyzer = Analyzer.analyzer(with: self)
-///     static let subAnalyzableKeys: Set<String> = ["tableView"]
+/// final class MasterViewController: UITableViewController, AnalyzableObject {   // AnnaUIKit
+///     nonisolated static let subAnalyzableKeys: Set<String> = ["tableView"]
 /// }
 /// ```
 /// ``AnnaCapture/attachSubAnalyzers(of:)`` (called by automatic capture at every
@@ -14,8 +13,8 @@ public protocol AnalyzableObject: Analyzable {
     /// The names of the properties whose analyzers are sub analyzers.
     static var subAnalyzableKeys: Set<String> { get }
     /// The object under a key; the default reads the stored (or `lazy`, once created)
-    /// property of that name by reflection. Override it for computed properties, or
-    /// on Apple to read Objective-C properties such as `tableView`.
+    /// property of that name by reflection (AnnaUIKit's, for `NSObject` subclasses, the
+    /// Objective-C property through key-value coding). Override it for others.
     func subAnalyzable(forKey key: String) -> (any Analyzable)?
 }
 

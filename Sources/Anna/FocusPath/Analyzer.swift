@@ -309,7 +309,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
                 next = target
                 redirected = true
             }
-            if let host = (next as? any Analyzable)?.analyzer, host !== self, host.canHost {
+            if let host = (next as? any Analyzable)?.existingAnalyzer, host !== self, host.canHost {
                 if redirected, let focused = host.currentNode?.focusedAnalyzer, !focused.isDetached, focused !== self {
                     return focused
                 }

@@ -26,7 +26,21 @@ extension FocusPathConstituting {
 }
 
 /// An object with an analyzer: what the walk up the responder chain looks for.
+///
+/// The requirements are nonisolated: analyzers are used from any thread. A main-actor
+/// class (a UIKit view or view controller) therefore does not declare its own
+/// `analyzer` property, which would be main-actor isolated and could not satisfy
+/// them in Swift 6: AnnaUIKit gives every `UIResponder` one.
 public protocol Analyzable: FocusPathConstituting {
     /// The object's analyzer.
     var analyzer: Analyzer { get }
+    /// The analyzer if the object has made one, without making it: what walks up the
+    /// responder chain read, so that they create no analyzer for objects nobody
+    /// analyzes. The object's ``analyzer`` by default.
+    var existingAnalyzer: Analyzer? { get }
+}
+
+extension Analyzable {
+    /// The object's ``analyzer``.
+    public var existingAnalyzer: Analyzer? { analyzer }
 }
