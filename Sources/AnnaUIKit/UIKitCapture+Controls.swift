@@ -99,13 +99,13 @@ extension UIKitCapture {
     }
 
     /// UIKit's control events and the core's names for them (UIControl.h).
-    nonisolated static let controlEvents: [(UIControl.Event, ControlEvent)] = [
+    static var controlEvents: [(UIControl.Event, ControlEvent)] { [
         (.touchDown, .touchDown), (.touchDownRepeat, .touchDownRepeat), (.touchDragInside, .touchDragInside),
         (.touchDragOutside, .touchDragOutside), (.touchDragEnter, .touchDragEnter), (.touchDragExit, .touchDragExit),
         (.touchUpInside, .touchUpInside), (.touchUpOutside, .touchUpOutside), (.touchCancel, .touchCancel),
         (.valueChanged, .valueChanged), (.primaryActionTriggered, .primaryActionTriggered),
         (.menuActionTriggered, .menuActionTriggered), (.editingDidBegin, .editingDidBegin),
         (.editingChanged, .editingChanged), (.editingDidEnd, .editingDidEnd), (.editingDidEndOnExit, .editingDidEndOnExit),
-    ]
+    ] }
 }
 #endif

@@ -13,13 +13,13 @@ extension UIKitCapture {
         // what the delegate implements, so what it responds to never changes.
         typealias SetDelegate = @convention(c) (AnyObject, Selector, AnyObject?) -> Void
         let setDelegate = #selector(setter: UITableView.delegate)
-        let lists: [(AnyClass, [Callback])] = [(UITableView.self, tableCallbacks), (UICollectionView.self, collectionCallbacks)]
-        for (list, callbacks) in lists {
+        let lists: [(AnyClass, ListKind)] = [(UITableView.self, .table), (UICollectionView.self, .collection)]
+        for (list, kind) in lists {
             MethodHooks.hook(list, setDelegate) { original in
                 let call = unsafeBitCast(original, to: SetDelegate.self)
                 let block: @convention(block) (AnyObject, AnyObject?) -> Void = { receiver, delegate in
                     if let delegate, Thread.isMainThread {
-                        MainActor.assumeIsolated { hookDelegate(of: type(of: delegate), callbacks) }
+                        MainActor.assumeIsolated { hookDelegate(of: type(of: delegate), callbacks(of: kind)) }
                     }
                     call(receiver, setDelegate, delegate)
                 }
@@ -35,7 +35,20 @@ extension UIKitCapture {
         let capture: @MainActor (_ list: AnyObject, _ second: AnyObject, _ third: AnyObject?) -> Void
     }
 
-    nonisolated(unsafe) static let tableCallbacks: [Callback] = [
+    /// A list's kind.
+    enum ListKind: Sendable {
+        case table, collection
+    }
+
+    /// The delegate callbacks of a kind of list.
+    static func callbacks(of kind: ListKind) -> [Callback] {
+        switch kind {
+        case .table: tableCallbacks
+        case .collection: collectionCallbacks
+        }
+    }
+
+    static var tableCallbacks: [Callback] { [
         Callback(selector: #selector(UITableViewDelegate.tableView(_:willDisplay:forRowAt:)), arity: 3) { list, cell, place in
             willDisplay(cell, in: list, at: place)
         },
@@ -47,9 +60,9 @@ extension UIKitCapture {
                   let cell = table.cellForRow(at: indexPath) else { return }
             didSelect(cell, in: table, at: indexPath)
         },
-    ]
+    ] }
 
-    nonisolated(unsafe) static let collectionCallbacks: [Callback] = [
+    static var collectionCallbacks: [Callback] { [
         Callback(selector: #selector(UICollectionViewDelegate.collectionView(_:willDisplay:forItemAt:)), arity: 3) { list, cell, place in
             willDisplay(cell, in: list, at: place)
         },
@@ -61,7 +74,7 @@ extension UIKitCapture {
                   let cell = collection.cellForItem(at: indexPath) else { return }
             didSelect(cell, in: collection, at: indexPath)
         },
-    ]
+    ] }
 
     /// Wraps, once, the implementations of `callbacks` that objects of `type` use.
     static func hookDelegate(of type: AnyClass, _ callbacks: [Callback]) {

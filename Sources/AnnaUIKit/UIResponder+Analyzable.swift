@@ -107,7 +107,7 @@ enum ResponderAnalyzers {
 extension AnalyzableObject where Self: NSObject {
     /// The object's Objective-C property named `key` (a view controller's `tableView`),
     /// through key-value coding; `nil` when it has no such property.
-    public nonisolated func subAnalyzable(forKey key: String) -> (any Analyzable)? {
+    public func subAnalyzable(forKey key: String) -> (any Analyzable)? {
         guard responds(to: NSSelectorFromString(key)) else { return nil }
         return value(forKey: key) as? any Analyzable
     }
