@@ -14,8 +14,8 @@ extension AppLifecycle {
     ///   `ProcessInfo.performExpiringActivity`: an extension gets no application
     ///   notifications and may not use `UIApplication.shared`.
     ///
-    /// Which one is decided once, from the main bundle (`.appex` or not). Read it on the
-    /// main actor, where an app sets up its analytics:
+    /// Which one is decided once, from the main bundle (`.appex` or not). It may be read
+    /// from any thread; the notifications are observed from the main thread on.
     ///
     /// ```swift
     /// import Anna
@@ -23,25 +23,33 @@ extension AppLifecycle {
     ///
     /// let analytics = AnalyticsService(providers: [http], configuration: .init(lifecycle: .platform))
     /// ```
-    @MainActor public static var platform: AppLifecycle { PlatformLifecycle.shared }
+    public static var platform: AppLifecycle { PlatformLifecycle.shared }
 }
 
 /// The one lifecycle source of the process, made on first use.
-@MainActor enum PlatformLifecycle {
+enum PlatformLifecycle {
     static let shared: AppLifecycle = {
-        switch AppHost.current {
-        case .appExtension:
-            return ExtensionHostLifecycle.make()
-        case .application:
-            return ApplicationLifecycle.make()
+        let host = AppHost.current
+        let lifecycle = AppLifecycle(backgroundWindow: host == .appExtension
+            ? ExtensionHostLifecycle.backgroundWindow() : ApplicationLifecycle.backgroundWindow())
+        // The notification names of AppKit and WatchKit (and UIKit's before the iOS 18
+        // SDK) are main-actor: they are read, and observed, on the main actor.
+        onMainActor {
+            let events = host == .appExtension ? ExtensionHostLifecycle.notifications() : ApplicationLifecycle.notifications()
+            let center = NotificationCenter.default
+            for (name, event) in events {
+                _ = center.addObserver(forName: name, object: nil, queue: nil) { _ in lifecycle.send(event) }
+            }
         }
+        return lifecycle
     }()
 
-    /// Forwards each notification to the lifecycle; the observations last as long as the process.
-    static func forward(_ events: [(Notification.Name, AppLifecycleEvent)], to lifecycle: AppLifecycle) {
-        let center = NotificationCenter.default
-        for (name, event) in events {
-            _ = center.addObserver(forName: name, object: nil, queue: nil) { _ in lifecycle.send(event) }
+    /// Runs `body` on the main actor: now when on the main thread, else at its next turn.
+    static func onMainActor(_ body: @escaping @MainActor @Sendable () -> Void) {
+        if Thread.isMainThread {
+            MainActor.assumeIsolated(body)
+        } else {
+            DispatchQueue.main.async { MainActor.assumeIsolated(body) }
         }
     }
 }

@@ -4,17 +4,17 @@ import AppKit
 
 /// A macOS app's lifecycle from AppKit's notifications. A Mac app is not suspended, so
 /// it needs no background time: it flushes when it stops being the active app and
-/// resumes when it is active again. Not compiled on Linux; see the README.
-@MainActor enum ApplicationLifecycle {
-    static func make() -> AppLifecycle {
-        let lifecycle = AppLifecycle()
-        PlatformLifecycle.forward([
+/// resumes when it is active again. Not compiled on Linux; see docs/apple-platforms.md.
+enum ApplicationLifecycle {
+    static func backgroundWindow() -> any BackgroundWindow { UnlimitedBackgroundWindow() }
+
+    @MainActor static func notifications() -> [(Notification.Name, AppLifecycleEvent)] {
+        [
             (NSApplication.didFinishLaunchingNotification, .launched),
             (NSApplication.didBecomeActiveNotification, .foreground),
             (NSApplication.didResignActiveNotification, .background),
             (NSApplication.willTerminateNotification, .willTerminate),
-        ], to: lifecycle)
-        return lifecycle
+        ]
     }
 }
 #endif

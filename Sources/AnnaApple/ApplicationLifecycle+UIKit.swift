@@ -3,17 +3,17 @@ import Anna
 import UIKit
 
 /// An app's lifecycle from UIKit's notifications (iOS, iPadOS, tvOS, visionOS, Mac
-/// Catalyst). Not compiled on Linux; see the README's "What has been compiled where".
-@MainActor enum ApplicationLifecycle {
-    static func make() -> AppLifecycle {
-        let lifecycle = AppLifecycle(backgroundWindow: UIKitBackgroundWindow())
-        PlatformLifecycle.forward([
+/// Catalyst). Not compiled on Linux; see docs/apple-platforms.md.
+enum ApplicationLifecycle {
+    static func backgroundWindow() -> any BackgroundWindow { UIKitBackgroundWindow() }
+
+    @MainActor static func notifications() -> [(Notification.Name, AppLifecycleEvent)] {
+        [
             (UIApplication.didFinishLaunchingNotification, .launched),
             (UIApplication.willEnterForegroundNotification, .foreground),
             (UIApplication.didEnterBackgroundNotification, .background),
             (UIApplication.willTerminateNotification, .willTerminate),
-        ], to: lifecycle)
-        return lifecycle
+        ]
     }
 }
 

@@ -2,17 +2,18 @@
 import Anna
 import WatchKit
 
-/// A watch app's lifecycle from WatchKit's notifications, with background time from
-/// `ProcessInfo.performExpiringActivity`. Not compiled on Linux; see the README.
-@MainActor enum ApplicationLifecycle {
-    static func make() -> AppLifecycle {
-        let lifecycle = AppLifecycle(backgroundWindow: ExpiringActivityWindow())
-        PlatformLifecycle.forward([
+/// A watch app's lifecycle from WatchKit's notifications (watchOS 7 and later), with
+/// background time from `ProcessInfo.performExpiringActivity`. Not compiled on Linux;
+/// see docs/apple-platforms.md.
+enum ApplicationLifecycle {
+    static func backgroundWindow() -> any BackgroundWindow { ExpiringActivityWindow() }
+
+    @MainActor static func notifications() -> [(Notification.Name, AppLifecycleEvent)] {
+        [
             (WKApplication.didFinishLaunchingNotification, .launched),
             (WKApplication.willEnterForegroundNotification, .foreground),
             (WKApplication.didEnterBackgroundNotification, .background),
-        ], to: lifecycle)
-        return lifecycle
+        ]
     }
 }
 #endif

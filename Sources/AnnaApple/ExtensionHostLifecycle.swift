@@ -7,19 +7,22 @@ import Foundation
 /// comes from `ProcessInfo.performExpiringActivity` where the platform has it (not on
 /// macOS, where extensions are not suspended this way). Not compiled on Linux; see the
 /// README.
-@MainActor enum ExtensionHostLifecycle {
-    static func make() -> AppLifecycle {
+enum ExtensionHostLifecycle {
+    static func backgroundWindow() -> any BackgroundWindow {
+        #if os(macOS)
+        UnlimitedBackgroundWindow()
+        #else
+        ExpiringActivityWindow()
+        #endif
+    }
+
+    @MainActor static func notifications() -> [(Notification.Name, AppLifecycleEvent)] {
         #if os(macOS)
         // The host notifications are API_UNAVAILABLE(macos) (NSExtensionContext.h), and a
         // Mac extension is not suspended the way iOS suspends one: no events to follow.
-        return AppLifecycle()
+        []
         #else
-        let lifecycle = AppLifecycle(backgroundWindow: ExpiringActivityWindow())
-        PlatformLifecycle.forward([
-            (.NSExtensionHostWillEnterForeground, .foreground),
-            (.NSExtensionHostDidEnterBackground, .background),
-        ], to: lifecycle)
-        return lifecycle
+        [(.NSExtensionHostWillEnterForeground, .foreground), (.NSExtensionHostDidEnterBackground, .background)]
         #endif
     }
 }
