@@ -108,7 +108,11 @@ public final class HTTPBatchProvider: AnalyticsProvider {
         let counters = LockedState(Metrics())
         self.counters = counters
         var shared: SharedDeliveryFolder?
-        if case .shared(let folder) = storage { shared = SharedDeliveryFolder(folder: folder) }
+        if case .shared(let folder) = storage {
+            shared = SharedDeliveryFolder(
+                folder: folder, lockPolicy: configuration.queue.lockPolicy,
+                uploadLease: configuration.requestTimeout + .seconds(1), syncMode: configuration.queue.syncMode)
+        }
         uploader = BatchUploader(
             endpoint: endpoint, writeKey: writeKey, queue: queue, configuration: configuration, counters: counters,
             shared: shared)
