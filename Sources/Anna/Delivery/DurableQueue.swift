@@ -17,7 +17,10 @@ import Foundation
 /// Opening a directory takes an exclusive lock on it, on the caller's thread (one
 /// `open` and `flock`): a second queue on the same directory, in this process or
 /// another, fails to open. ``releaseLock()`` and ``reacquireLock()`` give it up and
-/// take it back, for an iOS app that is suspended. Recovery runs on the writer: it
+/// take it back, for an iOS app that is suspended. Under
+/// ``DeliveryStorage/LockPolicy/aroundIO`` (an app extension) the writer holds the lock
+/// only for each disk operation and, taking it back, rereads the directory if another
+/// process changed it meanwhile (``QueueLockStateMachine``). Recovery runs on the writer: it
 /// scans every segment, keeps every intact record, skips torn and damaged bytes and
 /// counts them (``Metrics/skippedBytes``), and keeps segments it cannot read yet
 /// (``Metrics/unreadableSegments``), trying them again later. Records leave only
