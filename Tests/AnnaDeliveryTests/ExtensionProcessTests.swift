@@ -15,6 +15,28 @@ import Darwin
 /// no lock then; the app adopts and delivers its events meanwhile; resumed, the
 /// extension goes on writing into a queue the app changed under it.
 @Suite(.serialized) struct ExtensionProcessTests {
+    /// A loopback collector, a shared folder and an app process on it that reports 10
+    /// events of its own (5,000,000 on) and flushes (so adopts) every 50 ms; all gone
+    /// with the value.
+    final class AppScene {
+        let collector: LoopbackCollector
+        let folder = TemporaryDirectory()
+        let endpoint: String
+        let app: ChildProcess
+
+        init() throws {
+            collector = try LoopbackCollector()
+            endpoint = collector.endpoint.absoluteString
+            app = try ChildProcess(["shared", folder.url.path, endpoint, "5000000", "10"])
+        }
+
+        deinit {
+            app.kill()
+            folder.remove()
+            collector.stop()
+        }
+    }
+
     /// The `flock`s process `pid` holds, from `/proc/locks` (Linux).
     static func locks(heldBy pid: Int32) -> [String] {
         let text = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
@@ -55,13 +77,9 @@ import Darwin
 
     @Test func aStoppedExtensionHoldsNoLockAndLosesNothing() async throws {
         #if os(Linux)
-        let collector = try LoopbackCollector()
-        defer { collector.stop() }
-        let folder = TemporaryDirectory()
-        defer { folder.remove() }
-        let endpoint = collector.endpoint.absoluteString
-        let app = try ChildProcess(["shared", folder.url.path, endpoint, "5000000", "10"])
-        defer { app.kill() }
+        let scene = try AppScene()
+        defer { withExtendedLifetime(scene) {} }
+        let (collector, folder, endpoint, app) = (scene.collector, scene.folder, scene.endpoint, scene.app)
         let rounds = 6
         let perRound = 50
         let widget = try ChildProcess(["extension", folder.url.path, endpoint, "0", "\(rounds)", "\(perRound)"])
@@ -104,13 +122,9 @@ import Darwin
     /// An extension killed with SIGKILL at a random moment while it reports: what it
     /// accepted reaches the collector through the app.
     @Test func aKilledExtensionLosesNothingAccepted() async throws {
-        let collector = try LoopbackCollector()
-        defer { collector.stop() }
-        let folder = TemporaryDirectory()
-        defer { folder.remove() }
-        let endpoint = collector.endpoint.absoluteString
-        let app = try ChildProcess(["shared", folder.url.path, endpoint, "5000000", "10"])
-        defer { app.kill() }
+        let scene = try AppScene()
+        defer { withExtendedLifetime(scene) {} }
+        let (collector, folder, endpoint, app) = (scene.collector, scene.folder, scene.endpoint, scene.app)
         for trial in 0..<3 {
             let first = trial * 100_000
             let widget = try ChildProcess(["extension", folder.url.path, endpoint, "\(first)", "1000", "20"])

@@ -40,7 +40,9 @@ import Foundation
 /// same directory fails with ``DeliveryError/storageLocked(_:)``. An app and its
 /// extensions share a folder with ``DeliveryStorage/shared(_:)``: each process
 /// writes its own queue there, one uploads at a time, and the queues of processes
-/// that ended are adopted and delivered by a live one.
+/// that ended are adopted and delivered by a live one. An app extension, which may be
+/// suspended without warning, sets `configuration.queue.lockPolicy` to
+/// ``DeliveryStorage/LockPolicy/aroundIO`` so that it holds no lock while idle.
 ///
 /// It takes every call of the Segment spec (``ProviderOptions/receivedKinds`` holds
 /// every ``AnalyticsEnvelope/Kind``) and sends each in its own format: `track`,
