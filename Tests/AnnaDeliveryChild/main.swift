@@ -26,6 +26,11 @@
 //       reset, optout, optin, flush), then shutting down and printing
 //       "identity <anonymous id> <user id or -> <granted, comma-separated>" and
 //       "dropped consent <n> optout <n>".
+//   AnnaDeliveryChild extension <folder> <endpoint> <first> <rounds> <per round>
+//       an app extension on the shared folder (lock policy .aroundIO, no upload of its
+//       own until it shuts down): each round reports <per round> numbered events, waits
+//       until they are accepted, prints "accepted <n>" and idles 300 ms; then shuts
+//       down (a last upload attempt) and prints "done persisted … delivered … dropped …".
 @_spi(DurableQueue) import Anna
 import Foundation
 
@@ -47,18 +52,23 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
-func provider(_ directory: String, _ endpoint: String, shared: Bool = false) -> HTTPBatchProvider {
+func provider(
+    _ directory: String, _ endpoint: String, shared: Bool = false, extensionMode: Bool = false
+) -> HTTPBatchProvider {
     let folder = URL(fileURLWithPath: directory)
     do {
         return try HTTPBatchProvider(
             endpoint: URL(string: endpoint)!, writeKey: "test-key",
             storage: shared ? .shared(folder) : .directory(folder),
             configuration: .init(
-                flushAt: 100, flushInterval: .milliseconds(100), initialRetryDelay: .milliseconds(20),
+                // An extension leaves uploading to the app until it shuts down.
+                flushAt: extensionMode ? 1_000_000 : 100,
+                flushInterval: extensionMode ? .seconds(3600) : .milliseconds(100),
+                initialRetryDelay: .milliseconds(20),
                 maxRetryDelay: .milliseconds(200), requestTimeout: .seconds(5),
                 // Above any backlog the tests build: a capacity drop would be a counted
                 // loss, and this test is about losing nothing.
-                queue: .init(maxBytes: 1 << 30)))
+                queue: .init(maxBytes: 1 << 30, lockPolicy: extensionMode ? .aroundIO : .whileRunning)))
     } catch {
         fail("\(error)")
     }
@@ -259,6 +269,26 @@ case "suspend":
     }
     say("resumed delivered \(http.metrics.delivered) adopted \(http.metrics.adopted) backlog \(http.metrics.backlog)")
     await flushForever(analytics, http)
+
+case "extension":
+    guard arguments.count == 7, let first = Int(arguments[4]), let rounds = Int(arguments[5]),
+        let perRound = Int(arguments[6])
+    else { fail("extension <folder> <endpoint> <first> <rounds> <per round>") }
+    let http = provider(arguments[2], arguments[3], shared: true, extensionMode: true)
+    let analytics = AnalyticsService(providers: [http])
+    var number = first
+    for round in 1...rounds {
+        for _ in 0..<perRound {
+            analytics.report(numbered(number))
+            number += 1
+        }
+        while http.metrics.persisted < round * perRound { usleep(1_000) }
+        say("accepted \(http.metrics.persisted)")
+        usleep(300_000)
+    }
+    await analytics.shutdown()
+    let metrics = http.metrics
+    say("done persisted \(metrics.persisted) delivered \(metrics.delivered) dropped \(metrics.dropped.values.reduce(0, +))")
 
 default:
     fail("unknown mode \(arguments[1])")

@@ -126,7 +126,7 @@ final class BatchUploader: Sendable {
         await queue.purge()
         // Ended processes' queues this one would adopt go too; live processes purge
         // their own when the opt-out reaches them.
-        await shared?.purgeOrphans(configuration: queue.configuration, errorHandler: storageErrorHandler)
+        await shared?.purgeOrphans(own: queue, configuration: queue.configuration, errorHandler: storageErrorHandler)
         if paused {
             inbox.withLock { $0.pauses -= 1 }
             wake.signal()

@@ -6,7 +6,7 @@ extension DurableQueue.Writer {
     /// Appends what is buffered to the active segment and syncs it. While the lock
     /// is released it leaves the buffer alone; on unlisted storage it refuses it.
     func writeBuffered() {
-        guard storage != .released, storage != .closed else { return }
+        guard lock.isActive else { return }
         let ready = ensureReady()
         var bytes = spare
         let (count, sequence, roomWaiters) = state.withLock { state in
@@ -176,7 +176,7 @@ extension DurableQueue.Writer {
             return (state.appendedSequence, waiters)
         }
         for waiter in roomWaiters { waiter.resume() }
-        if storage != .released && storage != .closed && ensureReady() {
+        if lock.isActive && ensureReady() {
             purgeStorage()
         } else {
             purgePending = true
@@ -199,7 +199,10 @@ extension DurableQueue.Writer {
         for segment in segments {
             do { try store.remove(segment.id) } catch { reportError(error) }
         }
-        do { try store.syncDirectory() } catch { reportError(error) }
+        do {
+            try store.syncDirectory()
+            try store.flushDrive()
+        } catch { reportError(error) }
         segments.removeAll()
         storedBytes = 0
         active = nil

@@ -40,7 +40,9 @@ import Foundation
 /// same directory fails with ``DeliveryError/storageLocked(_:)``. An app and its
 /// extensions share a folder with ``DeliveryStorage/shared(_:)``: each process
 /// writes its own queue there, one uploads at a time, and the queues of processes
-/// that ended are adopted and delivered by a live one.
+/// that ended are adopted and delivered by a live one. An app extension, which may be
+/// suspended without warning, sets `configuration.queue.lockPolicy` to
+/// ``DeliveryStorage/LockPolicy/aroundIO`` so that it holds no lock while idle.
 ///
 /// It takes every call of the Segment spec (``ProviderOptions/receivedKinds`` holds
 /// every ``AnalyticsEnvelope/Kind``) and sends each in its own format: `track`,
@@ -108,7 +110,11 @@ public final class HTTPBatchProvider: AnalyticsProvider {
         let counters = LockedState(Metrics())
         self.counters = counters
         var shared: SharedDeliveryFolder?
-        if case .shared(let folder) = storage { shared = SharedDeliveryFolder(folder: folder) }
+        if case .shared(let folder) = storage {
+            shared = SharedDeliveryFolder(
+                folder: folder, lockPolicy: configuration.queue.lockPolicy,
+                uploadLease: configuration.requestTimeout + .seconds(1), syncMode: configuration.queue.syncMode)
+        }
         uploader = BatchUploader(
             endpoint: endpoint, writeKey: writeKey, queue: queue, configuration: configuration, counters: counters,
             shared: shared)

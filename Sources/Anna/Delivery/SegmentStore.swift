@@ -40,6 +40,14 @@ protocol SegmentStore: AnyObject {
     /// Replaces a small state file atomically (a synced temporary file renamed over
     /// it); the rename is durable after the next ``syncDirectory()``.
     func storeState(_ bytes: [UInt8], as file: StateFile) throws
+    /// Makes everything synced so far survive a power loss, where syncs only order
+    /// writes (``DeliveryStorage/SyncMode/barrier`` on Apple platforms): for a purge.
+    func flushDrive() throws
+}
+
+extension SegmentStore {
+    /// Syncs are durable already.
+    func flushDrive() throws {}
 }
 
 /// The queue's small files beside the segments.
