@@ -212,7 +212,7 @@ final class FileSegmentStore: SegmentStore {
         defer { close(descriptor) }
         let written = bytes.withUnsafeBytes { writeAll(descriptor, $0) }
         guard written == bytes.count else { throw fail("writing", temporary) }
-        try Self.fullSync(descriptor) { fail("writing", temporary) }
+        if file.isDurable { try Self.fullSync(descriptor) { fail("writing", temporary) } }
         guard rename(temporary, final) == 0 else { throw fail("renaming", temporary) }
     }
 }
