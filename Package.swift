@@ -42,9 +42,16 @@ let package = Package(
         // runs does not compile the runtime.
         .target(name: "AnnaRules"),
 
+        // The system's zlib, for gzip request bodies: libz on Linux (Debian's zlib1g-dev),
+        // the SDK's on Apple platforms. A C target, as swift-nio-extras' was, because
+        // deflateInit2 is a macro Swift cannot call.
+        .target(
+            name: "CAnnaZlib",
+            linkerSettings: [.linkedLibrary("z")]),
+
         // Runtime: what an app links. Re-exports AnnaRules' public types.
         .target(
-            name: "Anna", dependencies: ["AnnaRules", .product(name: "Logging", package: "swift-log")],
+            name: "Anna", dependencies: ["AnnaRules", "CAnnaZlib", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("PrivacyInfo.xcprivacy")]),
         // The Apple adapters: each only forwards platform callbacks to the capture core
         // and the lifecycle source in `Anna`, where every decision is made and tested.

@@ -90,6 +90,7 @@ extension DurableQueue.Writer {
         // The rename must be durable before `acknowledge` returns, or a power loss
         // brings acknowledged records back.
         do {
+            syncs += 2
             try store.storeState(Self.encode(cursor), as: .cursor)
             try store.syncDirectory()
         } catch { reportError(error) }
@@ -108,6 +109,7 @@ extension DurableQueue.Writer {
             state.metrics.acknowledged += counted
             state.metrics.backlog -= counted
             state.metrics.storedBytes = stored
+            state.metrics.syncs = syncs
         }
         return counted
     }

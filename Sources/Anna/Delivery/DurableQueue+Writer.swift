@@ -60,6 +60,8 @@ extension DurableQueue {
         var nextID: UInt64 = 1
         var cursor = Cursor(segment: 0, offset: 0)
         var storedBytes = 0
+        /// `fsync`s of segments, state files and the directory, for ``Metrics/syncs``.
+        var syncs = 0
         var spare: [UInt8] = []
         var clock: AgeClock
         var stampsSavedAt: Int64 = .min

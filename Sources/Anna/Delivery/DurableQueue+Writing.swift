@@ -71,6 +71,7 @@ extension DurableQueue.Writer {
         let offset = segments[index].size
         do {
             try bytes.withUnsafeBytes { try store.write($0, to: id, at: offset) }
+            syncs += 1
             try store.sync(id)
         } catch {
             // Cut the torn tail off; if even that fails, never write behind it again.
@@ -98,6 +99,7 @@ extension DurableQueue.Writer {
             }
         }
         nextID = id &+ 1
+        syncs += 1
         do { try store.syncDirectory() } catch {
             // Records in a file whose name may vanish would not be accepted.
             try? store.remove(id)
@@ -114,6 +116,7 @@ extension DurableQueue.Writer {
             state.metrics.persisted += persisted
             state.metrics.backlog += persisted
             state.metrics.storedBytes = stored
+            state.metrics.syncs = syncs
             state.resolvedSequence = sequence
             var ready: [CheckedContinuation<Void, Never>] = []
             state.waiters.removeAll { waiter in
@@ -192,6 +195,7 @@ extension DurableQueue.Writer {
         let stored = segments.reduce(0) { $0 + $1.unacknowledged }
         cursor = Cursor(segment: nextID, offset: 0)
         nextID &+= 1
+        syncs += 3
         do {
             try store.storeState(Self.encode(cursor), as: .cursor)
             try store.syncDirectory()
@@ -212,6 +216,7 @@ extension DurableQueue.Writer {
             state.metrics.backlog = 0
             state.metrics.storedBytes = 0
             state.metrics.unreadableSegments = 0
+            state.metrics.syncs = syncs
         }
     }
 }

@@ -232,7 +232,7 @@ final class FileSegmentStore: SegmentStore {
         StorageFileAttributes.apply(.queueState, to: URL(fileURLWithPath: temporary))
         let written = bytes.withUnsafeBytes { writeAll(descriptor, $0) }
         guard written == bytes.count else { throw fail("writing", temporary) }
-        try Self.sync(descriptor, syncMode) { fail("writing", temporary) }
+        if file.isDurable { try Self.sync(descriptor, syncMode) { fail("writing", temporary) } }
         guard rename(temporary, final) == 0 else { throw fail("renaming", temporary) }
     }
 }

@@ -86,7 +86,8 @@ func runAppLaunch() async {
             storage: .directory(folder.appendingPathComponent("events")),
             // The shop's own collector may receive PII (the email trait); without this it is removed.
             options: ProviderOptions(receivesPII: true),
-            configuration: .init(requestTimeout: .seconds(5)))
+            // This demo collector reads plain JSON; Segment and collector.py take the default, gzip.
+            configuration: .init(compressesRequests: false, requestTimeout: .seconds(5)))
         let lifecycle = AppLifecycle()  // on iOS: AppLifecycle.platform, from AnnaApple
         let analytics = AnalyticsService(providers: [http], configuration: .init(
             context: AnalyticsContext(app: .init(name: "Shop", version: "1.0", build: "1")),
