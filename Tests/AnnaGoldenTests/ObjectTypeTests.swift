@@ -5,15 +5,15 @@ import Testing
 /// Exercises the structs generated from objects.anna.yml's object types, compiled
 /// as they are in Generated/objects.anna.swift.
 @Suite struct ObjectTypeTests {
-    static let address = Address(street: "1 Main St", city: "Springfield")
-    static let book = Product(
+    static let address = PostalAddress(street: "1 Main St", city: "Springfield")
+    static let book = CartLine(
         productId: "SKU-1", name: "Book", price: 12.5, quantity: 2, category: .books,
-        brand: Brand(name: "Acme", origin: address)
+        brand: Maker(name: "Acme", origin: address)
     )
-    static let record = Product(productId: "SKU-2", name: "Record", price: 20, quantity: 1, category: .inStore, coupon: "SAVE", tags: ["vinyl"])
+    static let record = CartLine(productId: "SKU-2", name: "Record", price: 20, quantity: 1, category: .inStore, coupon: "SAVE", tags: ["vinyl"])
 
     @Test func optionalPropertiesDefaultToNilAndAreLeftOut() {
-        let plain = Product(productId: "p", name: "n", price: 1, quantity: 1, category: .music)
+        let plain = CartLine(productId: "p", name: "n", price: 1, quantity: 1, category: .music)
         #expect(plain.coupon == nil && plain.tags == nil && plain.brand == nil)
         #expect(plain.analyticsValue == .object([
             "product id": .string("p"), "name": .string("n"), "price": .double(1), "quantity": .int(1), "category": .string("music"),
@@ -47,24 +47,24 @@ import Testing
     }
 
     @Test func structsConvertBackFromTheirAnalyticsValue() {
-        #expect(Product(analyticsValue: Self.book.analyticsValue) == Self.book)
-        #expect(Product(analyticsValue: Self.record.analyticsValue) == Self.record)
-        #expect([Product](analyticsValue: [Self.book, Self.record].analyticsValue) == [Self.book, Self.record])
+        #expect(CartLine(analyticsValue: Self.book.analyticsValue) == Self.book)
+        #expect(CartLine(analyticsValue: Self.record.analyticsValue) == Self.record)
+        #expect([CartLine](analyticsValue: [Self.book, Self.record].analyticsValue) == [Self.book, Self.record])
         // A required property missing, an optional one of another type, not an object at all.
         guard case .object(var fields) = Self.record.analyticsValue else { return }
         fields["coupon"] = .int(3)
-        #expect(Product(analyticsValue: .object(fields)) == nil)
+        #expect(CartLine(analyticsValue: .object(fields)) == nil)
         fields["coupon"] = nil
         fields["name"] = nil
-        #expect(Product(analyticsValue: .object(fields)) == nil)
-        #expect(Product(analyticsValue: .string("SKU-1")) == nil)
+        #expect(CartLine(analyticsValue: .object(fields)) == nil)
+        #expect(CartLine(analyticsValue: .string("SKU-1")) == nil)
     }
 
     @Test func structsAreCodableWithTheSpecsNames() throws {
         let data = try JSONEncoder().encode(Self.book)
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(json["product id"] as? String == "SKU-1")
-        #expect(try JSONDecoder().decode(Product.self, from: data) == Self.book)
+        #expect(try JSONDecoder().decode(CartLine.self, from: data) == Self.book)
     }
 
     @Test func objectValuesRoundTripThroughCodableWithoutLosingTheirCase() throws {
@@ -90,7 +90,7 @@ import Testing
         let event = try #require(EventCatalog.objects.events.first { $0.name == "Purchase Made" })
         let products = try #require(event.parameter(named: "products"))
         #expect(products.kind == .object && products.isArray)
-        #expect(products.typeDescription == "[Product]")
+        #expect(products.typeDescription == "[CartLine]")
         #expect(products.accepts([Self.book].analyticsValue))
         #expect(!products.accepts(.array([.string("SKU-1")])))
     }

@@ -16,15 +16,15 @@ import Testing
         let output = try Self.generate()
         defer { try? FileManager.default.removeItem(at: output) }
         let page = try String(contentsOf: output.appending(path: "objects.md"), encoding: .utf8)
-        #expect(page.contains("| `products` | [`[Product]`](#type-product) | yes |"))
-        #expect(page.contains("| `home` | [`Address`](#type-address) | yes |"))
-        #expect(page.contains("\n## Object types\n\n### <a id=\"type-product\"></a>Product\n\nA product in a cart or an order.\n"))
+        #expect(page.contains("| `products` | [`[CartLine]`](#type-cartline) | yes |"))
+        #expect(page.contains("| `home` | [`PostalAddress`](#type-postaladdress) | yes |"))
+        #expect(page.contains("\n## Object types\n\n### <a id=\"type-cartline\"></a>CartLine\n\nA product in a cart or an order.\n"))
         #expect(page.contains("| `street` | `string` | yes |  | yes | physicalAddress |  |"))
-        #expect(page.contains("| `brand` | [`Brand?`](#type-brand) | no |"))
+        #expect(page.contains("| `brand` | [`Maker?`](#type-maker) | no |"))
         // The inline enum of a property is the property's, not a declared type.
-        #expect(!page.contains("| `ProductCategory` |"))
+        #expect(!page.contains("| `CartLineCategory` |"))
         let html = try String(contentsOf: output.appending(path: "index.html"), encoding: .utf8)
-        #expect(html.contains(#""kind":"type""#) && html.contains(#""object":"Product""#))
+        #expect(html.contains(#""kind":"type""#) && html.contains(#""object":"CartLine""#))
     }
 
     @Test(.enabled(if: Chromium.path != nil, "chromium is not installed; the browser check is skipped"))
@@ -35,7 +35,7 @@ import Testing
         let result = try AnnaTool.run(
             ["--headless", "--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP * ~NOTFOUND", "--dump-dom", page],
             executable: URL(fileURLWithPath: Chromium.path!))
-        #expect(result.stdout.contains(#"<article id="type-Product" data-name="Product" data-kind="type""#))
-        #expect(result.stdout.contains(##"<a href="#type-Product">[Product]</a>"##))
+        #expect(result.stdout.contains(#"<article id="type-CartLine" data-name="CartLine" data-kind="type""#))
+        #expect(result.stdout.contains(##"<a href="#type-CartLine">[CartLine]</a>"##))
     }
 }

@@ -2,23 +2,23 @@
 import Anna
 import Foundation
 
-public enum ProductCategory: String, Sendable, Hashable, Codable, CaseIterable, AnalyticsValueRepresentable {
+public enum CartLineCategory: String, Sendable, Hashable, Codable, CaseIterable, AnalyticsValueRepresentable {
     case books
     case music
     case inStore = "in store"
 }
 
 /// A product in a cart or an order.
-public struct Product: Sendable, Hashable, Codable, AnalyticsValueRepresentable {
+public struct CartLine: Sendable, Hashable, Codable, AnalyticsValueRepresentable {
     /// The SKU. */ func injected() { /* """
     public var productId: String
     public var name: String
     public var price: Double
     public var quantity: Int
     public var coupon: String?
-    public var category: ProductCategory
+    public var category: CartLineCategory
     public var tags: [String]?
-    public var brand: Brand?
+    public var brand: Maker?
 
     /// Creates a value.
     ///
@@ -29,10 +29,10 @@ public struct Product: Sendable, Hashable, Codable, AnalyticsValueRepresentable 
         name: String,
         price: Double,
         quantity: Int,
-        category: ProductCategory,
+        category: CartLineCategory,
         coupon: String? = nil,
         tags: [String]? = nil,
-        brand: Brand? = nil
+        brand: Maker? = nil
     ) {
         self.productId = productId
         self.name = name
@@ -67,10 +67,10 @@ public struct Product: Sendable, Hashable, Codable, AnalyticsValueRepresentable 
               let name = _properties.decoded("name", as: String.self),
               let price = _properties.decoded("price", as: Double.self),
               let quantity = _properties.decoded("quantity", as: Int.self),
-              let category = _properties.decoded("category", as: ProductCategory.self),
+              let category = _properties.decoded("category", as: CartLineCategory.self),
               let coupon = _properties.decodedIfPresent("coupon", as: String.self),
               let tags = _properties.decodedIfPresent("tags", as: [String].self),
-              let brand = _properties.decodedIfPresent("brand", as: Brand.self)
+              let brand = _properties.decodedIfPresent("brand", as: Maker.self)
         else { return nil }
         self.init(productId: productId, name: name, price: price, quantity: quantity, category: category, coupon: coupon, tags: tags, brand: brand)
     }
@@ -87,14 +87,14 @@ public struct Product: Sendable, Hashable, Codable, AnalyticsValueRepresentable 
     }
 }
 
-public struct Brand: Sendable, Hashable, Codable, AnalyticsValueRepresentable {
+public struct Maker: Sendable, Hashable, Codable, AnalyticsValueRepresentable {
     public var name: String
-    public var origin: Address?
+    public var origin: PostalAddress?
 
     /// Creates a value.
     public init(
         name: String,
-        origin: Address? = nil
+        origin: PostalAddress? = nil
     ) {
         self.name = name
         self.origin = origin
@@ -114,7 +114,7 @@ public struct Brand: Sendable, Hashable, Codable, AnalyticsValueRepresentable {
     public init?(analyticsValue: AnalyticsValue) {
         guard case .object(let _properties) = analyticsValue,
               let name = _properties.decoded("name", as: String.self),
-              let origin = _properties.decodedIfPresent("origin", as: Address.self)
+              let origin = _properties.decodedIfPresent("origin", as: PostalAddress.self)
         else { return nil }
         self.init(name: name, origin: origin)
     }
@@ -126,7 +126,7 @@ public struct Brand: Sendable, Hashable, Codable, AnalyticsValueRepresentable {
 }
 
 /// A postal address.
-public struct Address: Sendable, Hashable, Codable, AnalyticsValueRepresentable {
+public struct PostalAddress: Sendable, Hashable, Codable, AnalyticsValueRepresentable {
     public var street: String
     public var city: String
     /// A property named after a keyword.
@@ -184,10 +184,10 @@ extension AnalyticsEvent {
     /// An order with its products.
     public static func purchaseMade(
         orderId: UUID,
-        products: [Product],
+        products: [CartLine],
         revenue: Double,
-        shipping: Address? = nil,
-        giftWrap: [Product]? = nil
+        shipping: PostalAddress? = nil,
+        giftWrap: [CartLine]? = nil
     ) -> AnalyticsEvent {
         var _parameters: [String: AnalyticsValue] = [
             "order id": orderId.analyticsValue,
@@ -202,7 +202,7 @@ extension AnalyticsEvent {
 
 extension AnalyticsScreen {
     public static func basket(
-        lines: [Product]
+        lines: [CartLine]
     ) -> AnalyticsScreen {
         let _properties: [String: AnalyticsValue] = [
             "lines": lines.analyticsValue
@@ -212,13 +212,13 @@ extension AnalyticsScreen {
 }
 
 extension UserTrait {
-    public static func home(_ value: Address) -> UserTrait {
+    public static func home(_ value: PostalAddress) -> UserTrait {
         UserTrait(name: "home", value: value.analyticsValue, metadata: PropertyMetadata(isPII: true))
     }
 }
 
 extension AnalyticsGlobal {
-    public static func lastProduct(_ value: Product) -> AnalyticsGlobal {
+    public static func lastProduct(_ value: CartLine) -> AnalyticsGlobal {
         AnalyticsGlobal(name: "last product", value: value.analyticsValue, metadata: PropertyMetadata(isPII: false), isPersisted: false)
     }
 }
@@ -248,10 +248,10 @@ extension EventCatalog {
         events: [
             EventDescriptor(name: "Purchase Made", parameters: [
                 ParameterDescriptor(name: "order id", type: UUID.self, kind: .uuid),
-                ParameterDescriptor(name: "products", type: [Product].self, kind: .object, isArray: true),
+                ParameterDescriptor(name: "products", type: [CartLine].self, kind: .object, isArray: true),
                 ParameterDescriptor(name: "revenue", type: Double.self, kind: .double),
-                ParameterDescriptor(name: "shipping", type: Address.self, kind: .object, isOptional: true),
-                ParameterDescriptor(name: "gift wrap", type: [Product].self, kind: .object, isArray: true, isOptional: true),
+                ParameterDescriptor(name: "shipping", type: PostalAddress.self, kind: .object, isOptional: true),
+                ParameterDescriptor(name: "gift wrap", type: [CartLine].self, kind: .object, isArray: true, isOptional: true),
             ]),
         ],
         specPath: {
@@ -266,10 +266,10 @@ extension EventCatalog {
             case "Purchase Made":
                 return AnalyticsEvent.purchaseMade(
                     orderId: try arguments.required("order id", as: UUID.self),
-                    products: try arguments.required("products", as: [Product].self),
+                    products: try arguments.required("products", as: [CartLine].self),
                     revenue: try arguments.required("revenue", as: Double.self),
-                    shipping: try arguments.optional("shipping", as: Address.self),
-                    giftWrap: try arguments.optional("gift wrap", as: [Product].self)
+                    shipping: try arguments.optional("shipping", as: PostalAddress.self),
+                    giftWrap: try arguments.optional("gift wrap", as: [CartLine].self)
                 )
             default:
                 return nil
