@@ -3,6 +3,8 @@
 //   AnnaDeliveryChild report <directory> <endpoint> <first number>
 //       reports numbered events until killed; prints "persisted <n>" whenever the
 //       first n events it reported are written and synced (accepted).
+//   AnnaDeliveryChild report-orders <directory> <endpoint> <first number>
+//       the same with numbered orders of three products (objects, PII inside).
 //   AnnaDeliveryChild drain <directory> <endpoint>
 //       delivers what earlier processes left, prints "drained …" and exits.
 //   AnnaDeliveryChild fill <directory> <file size limit>
@@ -78,6 +80,18 @@ func numbered(_ number: Int) -> AnalyticsEvent {
     AnalyticsEvent(name: "Numbered", parameters: ["n": .int(number)])
 }
 
+/// A numbered order with three products, the second with a PII property inside.
+func order(_ number: Int) -> AnalyticsEvent {
+    let products: [AnalyticsValue] = (1...3).map { index in
+        var fields: [String: AnalyticsValue] = ["productID": .string("SKU-\(index)"), "price": .double(Double(index)), "quantity": 1]
+        if index == 2 { fields["giftEmail"] = "jane@example.com" }
+        return .object(fields)
+    }
+    return AnalyticsEvent(
+        name: "Order Completed", parameters: ["n": .int(number), "products": .array(products)],
+        metadata: .init(piiKeys: ["products/giftEmail"]))
+}
+
 func envelope(_ event: AnalyticsEvent, kind: AnalyticsEnvelope.Kind = .track, number: Int) -> AnalyticsEnvelope {
     AnalyticsEnvelope(
         event: event, messageID: UUID(), timestamp: Date(), sessionID: 1_763_895_600_000, anonymousID: "anon-\(number)",
@@ -103,15 +117,16 @@ func flushForever(_ analytics: AnalyticsService, _ http: HTTPBatchProvider) asyn
 guard arguments.count >= 4 else { fail("usage: AnnaDeliveryChild report|drain|fill|shared|calls|suspend …") }
 
 switch arguments[1] {
-case "report":
+case "report", "report-orders":
     guard arguments.count == 5, let first = Int(arguments[4]) else { fail("report <directory> <endpoint> <first>") }
+    let make = arguments[1] == "report" ? numbered : order
     let http = provider(arguments[2], arguments[3])
     let analytics = AnalyticsService(providers: [http])
     let reporter = Thread {
         var number = first
         while true {
             for _ in 0..<3 {
-                analytics.report(numbered(number))
+                analytics.report(make(number))
                 number += 1
             }
             usleep(1000)

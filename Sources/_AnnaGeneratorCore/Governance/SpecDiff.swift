@@ -127,9 +127,11 @@ package struct SpecDiff {
         compareParameters(old.parameters, new.parameters, path: path + ".parameters", owner: subject, ownerLocation: new.location)
     }
 
+    /// `word` is `parameter`, or `property` for the properties of an object type,
+    /// whose call sites are the struct's initializer.
     private mutating func compareParameters(
         _ olds: [TrackingSpec.Parameter], _ news: [TrackingSpec.Parameter], path: String, owner: String,
-        ownerLocation: SourceLocation
+        ownerLocation: SourceLocation, word: String = "parameter"
     ) {
         let oldByName = Dictionary(olds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let newNames = Set(news.map(\.name))
@@ -138,18 +140,18 @@ package struct SpecDiff {
             let parameterPath = "\(path).\(parameter.name)"
             guard let before = oldByName[parameter.name] else {
                 if parameter.type.isOptional {
-                    add(.compatible, "parameter-added", parameterPath, "optional parameter '\(parameter.name)' added to \(owner)", at: parameter.location)
+                    add(.compatible, "\(word)-added", parameterPath, "optional \(word) '\(parameter.name)' added to \(owner)", at: parameter.location)
                 } else {
-                    add(.breaking, "required-parameter-added", parameterPath, "required parameter '\(parameter.name)' added to \(owner); every call site must now pass it (make it optional to keep them compiling)", at: parameter.location)
+                    add(.breaking, "required-\(word)-added", parameterPath, "required \(word) '\(parameter.name)' added to \(owner); every call site must now pass it (make it optional to keep them compiling)", at: parameter.location)
                 }
                 continue
             }
-            compare(before, parameter, path: parameterPath, subject: "parameter '\(parameter.name)' of \(owner)")
+            compare(before, parameter, path: parameterPath, subject: "\(word) '\(parameter.name)' of \(owner)")
         }
         for parameter in olds where !newNames.contains(parameter.name) {
             let rename = added.first { $0.type.base == parameter.type.base && $0.type.isArray == parameter.type.isArray }
             let hint = rename.map { "; renamed to '\($0.name)'? Data under the old name stops" } ?? ""
-            add(.breaking, "parameter-removed", "\(path).\(parameter.name)", "parameter '\(parameter.name)' removed from \(owner)\(hint)", at: rename?.location ?? ownerLocation)
+            add(.breaking, "\(word)-removed", "\(path).\(parameter.name)", "\(word) '\(parameter.name)' removed from \(owner)\(hint)", at: rename?.location ?? ownerLocation)
         }
     }
 
@@ -281,6 +283,31 @@ package struct SpecDiff {
         for type in old.types where oldDeclared.contains(type.name) && !newDeclared.contains(type.name) {
             // Its users changed type too, which is reported where they are.
             add(.compatible, "type-removed", "types.\(type.name)", "type '\(type.name)' removed", at: type.location)
+        }
+        compareObjects()
+    }
+
+    /// Object types: a property added, removed, retyped or tightened changes every
+    /// parameter of the type, so each is classified as for a parameter, at the property.
+    private mutating func compareObjects() {
+        let oldByName = Dictionary(old.objects.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let newNames = Set(new.objects.map(\.name))
+        for object in new.objects {
+            let path = "types.\(object.name)"
+            guard let before = oldByName[object.name] else {
+                add(.compatible, "type-added", path, "type '\(object.name)' added", at: object.location)
+                continue
+            }
+            if before.description != object.description {
+                add(.compatible, "description-changed", path, "description of type '\(object.name)' changed", at: object.location)
+            }
+            compareParameters(
+                before.properties, object.properties, path: path + ".properties", owner: "type '\(object.name)'",
+                ownerLocation: object.location, word: "property")
+        }
+        for object in old.objects where !newNames.contains(object.name) {
+            // Its users changed type too, which is reported where they are.
+            add(.compatible, "type-removed", "types.\(object.name)", "type '\(object.name)' removed", at: object.location)
         }
     }
 
