@@ -46,8 +46,8 @@ package struct JSONReader {
         var diagnostic: Diagnostic
     }
 
-    private func error(_ message: String) -> Failure {
-        Failure(diagnostic: .error("\(message) (the file is not valid JSON)", at: location))
+    private func error(_ message: String, at place: SourceLocation? = nil) -> Failure {
+        Failure(diagnostic: .error("\(message) (the file is not valid JSON)", at: place ?? location))
     }
 
     private var current: UInt8? { offset < bytes.count ? bytes[offset] : nil }
@@ -85,8 +85,9 @@ package struct JSONReader {
     }
 
     private mutating func literal(_ word: String) throws(Failure) {
+        let start = location
         for expected in word.utf8 {
-            guard current == expected else { throw error("unknown word; JSON has true, false and null, and strings in double quotes") }
+            guard current == expected else { throw error("unknown word; JSON has true, false and null, and strings in double quotes", at: start) }
             advance()
         }
     }
@@ -174,8 +175,9 @@ package struct JSONReader {
                 return String(scalars)
             case UInt8(ascii: "\\"):
                 try flush()
+                let start = location
                 advance()
-                scalars.append(try escape())
+                scalars.append(try escape(startingAt: start))
             case 0x00..<0x20:
                 throw error("a control character inside a string; write it as an escape such as \\n")
             default:
@@ -185,7 +187,7 @@ package struct JSONReader {
         }
     }
 
-    private mutating func escape() throws(Failure) -> Unicode.Scalar {
+    private mutating func escape(startingAt start: SourceLocation) throws(Failure) -> Unicode.Scalar {
         guard let byte = current else { throw error("the file ends inside an escape") }
         advance()
         switch byte {
@@ -200,20 +202,20 @@ package struct JSONReader {
         case UInt8(ascii: "u"):
             let unit = try hexUnit()
             if (0xD800..<0xDC00).contains(unit) {
-                guard current == UInt8(ascii: "\\") else { throw error("a \\u escape of a high surrogate must be followed by its low surrogate") }
+                guard current == UInt8(ascii: "\\") else { throw error("a \\u escape of a high surrogate must be followed by its low surrogate", at: start) }
                 advance()
-                guard current == UInt8(ascii: "u") else { throw error("a \\u escape of a high surrogate must be followed by its low surrogate") }
+                guard current == UInt8(ascii: "u") else { throw error("a \\u escape of a high surrogate must be followed by its low surrogate", at: start) }
                 advance()
                 let low = try hexUnit()
-                guard (0xDC00..<0xE000).contains(low) else { throw error("a \\u escape of a high surrogate must be followed by its low surrogate") }
+                guard (0xDC00..<0xE000).contains(low) else { throw error("a \\u escape of a high surrogate must be followed by its low surrogate", at: start) }
                 let value = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
                 if let scalar = Unicode.Scalar(value) { return scalar }
             } else if let scalar = Unicode.Scalar(unit) {
                 return scalar
             }
-            throw error("a \\u escape names a lone surrogate, which is not a character")
+            throw error("a \\u escape names a lone surrogate, which is not a character", at: start)
         default:
-            throw error("unknown escape '\\\(Self.describe(byte))'; JSON has \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX")
+            throw error("unknown escape '\\\(Self.describe(byte))'; JSON has \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX", at: start)
         }
     }
 

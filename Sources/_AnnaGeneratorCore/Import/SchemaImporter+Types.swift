@@ -13,9 +13,9 @@ extension SchemaImporter {
     }
 
     static func description(of schema: JSONNode) -> String? {
-        guard let text = schema["description"]?.string else { return nil }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.isEmpty ? nil : trimmed
+        guard let text = schema["description"]?.string,
+              !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        return text
     }
 
     /// The type of a schema, filling `property`'s constraints; `isOptional` says whether

@@ -137,7 +137,7 @@ struct TrackingPlanReader {
     }
 
     private static func description(_ node: JSONNode?) -> String? {
-        guard let text = node?.string?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+        guard let text = node?.string, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
         return text
     }
 
