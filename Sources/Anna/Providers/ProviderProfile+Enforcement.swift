@@ -152,6 +152,15 @@ extension ProviderProfile {
                 return shorter
             }
             return changed ? .array(cut) : nil
+        case .object(let fields):
+            var cut = fields
+            var changed = false
+            for (key, field) in fields {
+                guard let shorter = truncate(field, to: limit) else { continue }
+                cut[key] = shorter
+                changed = true
+            }
+            return changed ? .object(cut) : nil
         default:
             return nil
         }
@@ -159,12 +168,13 @@ extension ProviderProfile {
 }
 
 extension AnalyticsValue {
-    /// Whether a string, or a string in an array, has more UTF-8 bytes than `limit`:
+    /// Whether a string, or a string in an array or object, has more UTF-8 bytes than `limit`:
     /// the cheap test before counting characters.
     func mayExceed(_ limit: Int) -> Bool {
         switch self {
         case .string(let text): text.utf8.count > limit
         case .array(let elements): elements.contains { $0.mayExceed(limit) }
+        case .object(let fields): fields.values.contains { $0.mayExceed(limit) }
         default: false
         }
     }

@@ -24,7 +24,8 @@ public enum ViolationPolicy: Sendable, Hashable {
 public struct ConstraintViolation: Sendable, Hashable, CustomStringConvertible {
     /// The event's name.
     public var event: String
-    /// The parameter's name.
+    /// The parameter's name, or the path to a property inside an object parameter
+    /// (`products/price`, for the price of any product in the list).
     public var parameter: String
     /// The constraint that failed, in words, e.g. `at most 100 characters`.
     /// It never contains the value, which may identify the user.
@@ -66,17 +67,16 @@ struct ConstraintChecker {
     mutating func violations(of event: AnalyticsEvent) -> [ConstraintViolation] {
         var found: [ConstraintViolation] = []
         for (parameter, constraint) in event.metadata.constraints {
-            guard let value = event.parameters[parameter] else { continue }
             let problem: String?
-            if case .array(let elements) = value {
-                var first: String?
-                for element in elements {
-                    first = self.problem(with: element, against: constraint)
-                    if first != nil { break }
-                }
-                problem = first
-            } else {
+            if let value = event.parameters[parameter] {
                 problem = self.problem(with: value, against: constraint)
+            } else if AnalyticsKeyPath.isPath(parameter) {
+                // A property inside an object parameter: checked in every object of a list.
+                let path = AnalyticsKeyPath.components(of: parameter)
+                guard let first = path.first, let value = event.parameters[String(first)] else { continue }
+                problem = self.problem(with: value, at: path.dropFirst(), against: constraint)
+            } else {
+                continue
             }
             if let problem {
                 found.append(ConstraintViolation(event: event.name, parameter: parameter, constraint: problem))
@@ -85,7 +85,36 @@ struct ConstraintChecker {
         return found.count > 1 ? found.sorted { $0.parameter < $1.parameter } : found
     }
 
+    /// The first problem of a value, or of any element of a list.
     private mutating func problem(with value: AnalyticsValue, against constraint: ParameterConstraint) -> String? {
+        guard case .array(let elements) = value else { return problem(withScalar: value, against: constraint) }
+        for element in elements {
+            if let problem = problem(withScalar: element, against: constraint) { return problem }
+        }
+        return nil
+    }
+
+    /// The first problem of the property at `path` inside an object, or inside any
+    /// object of a list; a missing property (an optional left out) has none.
+    private mutating func problem(
+        with value: AnalyticsValue, at path: ArraySlice<Substring>, against constraint: ParameterConstraint
+    ) -> String? {
+        guard let first = path.first else { return problem(with: value, against: constraint) }
+        switch value {
+        case .array(let elements):
+            for element in elements {
+                if let problem = problem(with: element, at: path, against: constraint) { return problem }
+            }
+            return nil
+        case .object(let fields):
+            guard let field = fields[String(first)] else { return nil }
+            return problem(with: field, at: path.dropFirst(), against: constraint)
+        default:
+            return nil
+        }
+    }
+
+    private mutating func problem(withScalar value: AnalyticsValue, against constraint: ParameterConstraint) -> String? {
         let number: Double? = switch value {
         case .int(let int): Double(int)
         case .double(let double): double

@@ -171,7 +171,7 @@ extension SpecValidationPass {
                 // An inline enum becomes a type of its own: an event's is named after event and
                 // parameter; the others are nested in the type their factories return, so they
                 // never clash with an event's (`UserTrait.LoyaltyTier`, `AnalyticsScreen.ProductDetailTab`).
-                let localName = owner.kind == .event || owner.kind == .screen
+                let localName = owner.kind == .event || owner.kind == .screen || owner.kind == .objectProperty
                     ? SwiftNaming.upperCamelCase(owner.event) + SwiftNaming.upperCamelCase(pair.key)
                     : SwiftNaming.upperCamelCase(pair.key)
                 let container = owner.kind.container
@@ -288,6 +288,7 @@ extension SpecValidationPass {
         case .url: name = "URL"
         case .uuid: name = "UUID"
         case .named(let specName): name = types[specName]?.swiftName ?? specName
+        case .object(let specName): name = objects[specName]?.swiftName ?? specName
         }
         if type.isArray { name = "[\(name)]" }
         return type.isOptional ? name + "?" : name
@@ -299,7 +300,8 @@ extension SpecValidationPass {
 /// the generator's time on large specs.
 struct ParameterOwner: CustomStringConvertible {
     let parameter: String
-    /// The event or screen the parameter belongs to; empty for traits and globals.
+    /// The event or screen the parameter belongs to, or the object type of a
+    /// property; empty for traits and globals.
     let event: String
     let kind: ParameterKind
 
@@ -307,6 +309,7 @@ struct ParameterOwner: CustomStringConvertible {
         switch kind {
         case .event, .screen: "parameter '\(parameter)' of \(kind.word) '\(event)'"
         case .trait, .groupTrait, .global: "\(kind.word) '\(parameter)'"
+        case .objectProperty: "property '\(parameter)' of type '\(event)'"
         }
     }
 }

@@ -45,6 +45,9 @@ struct SpecValidationPass {
     /// Declared and inline enum types by the name parameters refer to them with.
     var types: [String: TrackingSpec.EnumType] = [:]
     var typeOrder: [String] = []
+    /// Object types by name, and their names in file order.
+    var objects: [String: TrackingSpec.ObjectType] = [:]
+    var objectOrder: [String] = []
     /// Types declared under `types:` whose declaration had an error, already reported:
     /// a use of one is not reported again as an unknown type.
     var rejectedTypeNames: Set<String> = []
@@ -109,6 +112,7 @@ struct SpecValidationPass {
             access: access,
             providers: providers,
             types: typeOrder.compactMap { types[$0] },
+            objects: objectOrder.compactMap { objects[$0] },
             events: events,
             screens: screens,
             traits: traits,
