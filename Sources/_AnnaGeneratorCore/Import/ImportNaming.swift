@@ -13,6 +13,10 @@ struct ImportNameScope {
     let reservedSuffix: String
     /// Whether keys are type names (UpperCamelCase) rather than member names.
     var isTypeScope = false
+    /// Whether keys must also differ in snake case, as an object type's properties must
+    /// (mappers rename nested keys, so two one snake-case name apart would overwrite each other).
+    var checksSnakeCase = false
+    private var snakeNames: [String: String] = [:]
     /// Swift names taken, with the original name that took each.
     private(set) var taken: [String: String] = [:]
 
@@ -46,15 +50,24 @@ struct ImportNameScope {
             swift = swiftName(key)
             converted = true
         }
-        if let other = taken[swift] {
+        let snakeOther = checksSnakeCase ? snakeNames[SnakeCase.convert(key)] : nil
+        if let other = taken[swift] ?? snakeOther ?? (reserved.contains(swift) ? "'\(swift)'" : nil) {
             var number = 2
-            while taken[swift + String(number)] != nil { number += 1 }
-            collision = "'\(other)' and '\(original)' both become '\(swift)' in Swift"
+            while taken[swift + String(number)] != nil || reserved.contains(swift + String(number))
+                || (checksSnakeCase && snakeNames[SnakeCase.convert(swift + String(number))] != nil) {
+                number += 1
+            }
+            collision = taken[swift] != nil
+                ? "'\(other)' and '\(original)' both become '\(swift)' in Swift"
+                : snakeOther != nil
+                    ? "'\(other)' and '\(original)' are both '\(SnakeCase.convert(key))' in snake case, which mappers send"
+                    : "'\(swift)' is reserved in Swift or by Anna"
             key = swift + String(number)
             swift = key
             converted = true
         }
         taken[swift] = original
+        if checksSnakeCase { snakeNames[SnakeCase.convert(key)] = original }
         return Claim(key: key, converted: converted, collision: collision)
     }
 
@@ -108,8 +121,6 @@ struct ImportNameScope {
 }
 
 extension ImportNameScope {
-    /// Swift names a member of a generated struct or an argument cannot have.
-    static let reservedMemberNames: Set<String> = SwiftNaming.reservedParameterNames.union(["init"])
 
     /// The scope of type names: Swift's and Anna's own types are taken.
     static func types() -> ImportNameScope {

@@ -9,10 +9,16 @@ extension SchemaImporter {
             warning("\(path.description) is an object without declared properties; Anna cannot type a free-form object, so it is not imported", at: schema.location)
             return nil
         }
+        guard objectDepth < SpecValidationPass.maximumObjectDepth else {
+            warning("\(path.description) nests objects more than \(SpecValidationPass.maximumObjectDepth) levels deep, Anna's limit (the deepest Mixpanel takes); it is not imported: send an id or flatten it", at: schema.location)
+            return nil
+        }
+        objectDepth += 1
+        defer { objectDepth -= 1 }
         let stem = isElement ? ImportNameScope.singular(path.key) : path.key
         let claim = typeNames.claim(path.owner.typeName + SwiftNaming.upperCamelCase(stem))
         let properties = self.properties(
-            of: schema, owner: .object(typeName: claim.key), word: "property", context: "object type '\(claim.key)' (\(path.description))")
+            of: schema, owner: .object(typeName: claim.key), word: "property", context: "object type '\(claim.key)'")
         guard !properties.isEmpty else {
             typeNames.release(claim.key)
             warning("\(path.description) has no property Anna can carry; it is not imported", at: schema.location)

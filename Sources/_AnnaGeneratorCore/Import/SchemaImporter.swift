@@ -6,6 +6,8 @@ import AnnaRules
 struct SchemaImporter {
     /// Types hoisted so far, in order of first use.
     var types: [ImportedType] = []
+    /// How many objects enclose the properties being read.
+    var objectDepth = 0
     /// Type names, shared by object types, enums and the inline enums of events.
     var typeNames = ImportNameScope.types()
     /// A hoisted type's name by its rendered body: an identical object is declared once.
@@ -57,9 +59,8 @@ struct SchemaImporter {
             return []
         }
         let required = Set(schema["required"]?.elements?.compactMap(\.string) ?? [])
-        var scope = ImportNameScope(
-            word: word, prefix: word,
-            reserved: owner.isTrait ? SpecValidationPass.reservedPropertyNames : ImportNameScope.reservedMemberNames)
+        var scope = ImportNameScope(word: word, prefix: word, reserved: owner.reservedNames, reservedSuffix: owner.isObject ? "Property" : "Value")
+        if case .object = owner { scope.checksSnakeCase = true }
         var result: [ImportedProperty] = []
         for member in declared {
             let claim = scope.claim(member.key)
@@ -108,6 +109,20 @@ struct SchemaImporter {
 }
 
 extension SchemaImporter.Owner {
+    /// Swift names the validator refuses for what the owner declares.
+    var reservedNames: Set<String> {
+        switch self {
+        case .event: SwiftNaming.reservedParameterNames
+        case .trait: SpecValidationPass.reservedPropertyNames
+        case .object: SpecValidationPass.reservedObjectPropertyNames
+        }
+    }
+
+    var isObject: Bool {
+        if case .object = self { return true }
+        return false
+    }
+
     var isTrait: Bool {
         if case .trait = self { return true }
         return false
