@@ -25,6 +25,8 @@ package struct ImportedEvent: Sendable, Hashable {
     package var wireName: String?
     /// `description:`.
     package var description: String?
+    /// `deprecated:`, a message.
+    package var deprecationMessage: String? = nil
     /// `parameters:`, in the plan's order.
     package var parameters: [ImportedProperty]
 }

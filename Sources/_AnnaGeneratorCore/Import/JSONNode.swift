@@ -13,7 +13,7 @@ package struct JSONNode: Sendable, Hashable {
         case string(String)
         /// An array.
         case array([JSONNode])
-        /// An object's members in file order; a later duplicate key is kept as written.
+        /// An object's members in file order; a duplicate key is kept as written.
         case object([JSONMember])
     }
 
@@ -40,10 +40,11 @@ package struct JSONMember: Sendable, Hashable {
 }
 
 extension JSONNode {
-    /// The member named `key` of an object (the first, if written twice); `nil` for other values.
+    /// The member named `key` of an object (the last, if written twice, as JavaScript's
+    /// `JSON.parse`, which Typewriter uses, keeps it); `nil` for other values.
     package subscript(key: String) -> JSONNode? {
         guard case .object(let members) = content else { return nil }
-        return members.first { $0.key == key }?.value
+        return members.last { $0.key == key }?.value
     }
 
     /// The members of an object; `nil` for other values.

@@ -68,9 +68,10 @@ public struct PlanImporter: Sendable {
                 let typeName = SwiftNaming.upperCamelCase(claim.key)
                 let parameters = importer.properties(
                     of: rule.schema, owner: .event(typeName: typeName), word: "parameter", context: "\(word) '\(rule.name)'")
-                let event = ImportedEvent(
+                var event = ImportedEvent(
                     key: claim.key, wireName: isScreen && claim.converted ? rule.name : nil,
                     description: rule.description, parameters: parameters)
+                event.deprecationMessage = rule.deprecatedAt.map { "Deprecated in the Segment tracking plan on \($0)." }
                 if isScreen { spec.screens.append(event) } else { spec.events.append(event) }
             case .identify:
                 spec.traits += importer.properties(

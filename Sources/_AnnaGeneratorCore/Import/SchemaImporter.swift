@@ -62,7 +62,11 @@ struct SchemaImporter {
         var scope = ImportNameScope(word: word, prefix: word, reserved: owner.reservedNames, reservedSuffix: owner.isObject ? "Property" : "Value")
         if case .object = owner { scope.checksSnakeCase = true }
         var result: [ImportedProperty] = []
-        for member in declared {
+        for (index, member) in declared.enumerated() {
+            if let again = declared[(index + 1)...].first(where: { $0.key == member.key }) {
+                warning("\(word) '\(member.key)' of \(context) is declared again at line \(again.keyLocation.line), column \(again.keyLocation.column); the last declaration is imported, as JSON readers keep it", at: member.keyLocation)
+                continue
+            }
             let claim = scope.claim(member.key)
             report(claim, original: member.key, word: word, context: context, at: member.keyLocation)
             let isRequired = required.contains(member.key)

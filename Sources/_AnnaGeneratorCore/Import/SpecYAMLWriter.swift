@@ -63,13 +63,14 @@ package enum SpecYAMLWriter {
         }
         for event in events {
             let name = YAMLScalarQuoting.scalar(event.key)
-            if event.wireName == nil, event.description == nil, event.parameters.isEmpty {
+            if event.wireName == nil, event.description == nil, event.deprecationMessage == nil, event.parameters.isEmpty {
                 lines.append("  \(name): {}")
                 continue
             }
             lines.append("  \(name):")
             if let wireName = event.wireName { lines.append("    name: \(YAMLScalarQuoting.scalar(wireName))") }
             if let description = event.description { lines.append("    description: \(YAMLScalarQuoting.scalar(description))") }
+            if let message = event.deprecationMessage { lines.append("    deprecated: \(YAMLScalarQuoting.scalar(message))") }
             if !event.parameters.isEmpty {
                 lines.append("    parameters:")
                 lines += event.parameters.flatMap { property($0).map { "      " + $0 } }

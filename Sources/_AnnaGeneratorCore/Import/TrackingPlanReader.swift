@@ -24,6 +24,8 @@ struct TrackingPlanReader {
         /// The JSON Schema of the properties (or traits): `{properties, required}`.
         var schema: JSONNode?
         var version: Double
+        /// When the Public API says the rule is deprecated (`deprecatedAt` after year 1, its "never").
+        var deprecatedAt: String? = nil
     }
 
     var planName: String?
@@ -84,9 +86,10 @@ struct TrackingPlanReader {
                 continue
             }
             let description = Self.description(item["description"]) ?? schema.flatMap { Self.description($0["description"]) }
+            let deprecatedAt = item["deprecatedAt"]?.string.flatMap { $0.hasPrefix("0001-") || $0.isEmpty ? nil : $0 }
             rules.append(Rule(
                 kind: kind, name: name, nameLocation: item["key"]?.location ?? item.location, description: description,
-                schema: Self.payload(of: schema, kind: kind), version: item["version"]?.number ?? 1))
+                schema: Self.payload(of: schema, kind: kind), version: item["version"]?.number ?? 1, deprecatedAt: deprecatedAt))
         }
     }
 

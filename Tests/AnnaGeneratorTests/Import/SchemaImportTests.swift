@@ -161,4 +161,25 @@ import AnnaRules
         for value in values { #expect(program.matches(value), "\(value)") }
         for value in ["a/bc", "c d", "xzy", "11", "p", "q", "", "tab here"] { #expect(!program.matches(value), "\(value)") }
     }
+
+    @Test func aPropertyDeclaredTwiceKeepsTheLastDeclaration() throws {
+        let result = try spec("{\"a\": {\"type\": \"string\"},\n \"a\": {\"type\": \"integer\"}}")
+        #expect(result.spec.contains("      a: int?\n"))
+        #expect(!result.spec.contains("a2"))
+        #expect(ImportFixtures.lines(result) == [
+            "2:50: warning: parameter 'a' of event 'Opened' is declared again at line 3, column 2; the last declaration is imported, as JSON readers keep it",
+        ])
+    }
+
+    /// The Public API marks deprecated rules with a date; year 1 means never.
+    @Test func deprecatedRulesBecomeDeprecatedEvents() throws {
+        let result = try ImportFixtures.importText("""
+            {"rules": [
+              {"key": "Old", "type": "TRACK", "deprecatedAt": "2024-05-01T00:00:00.000Z", "jsonSchema": {}},
+              {"key": "New", "type": "TRACK", "deprecatedAt": "0001-01-01T00:00:00.000Z", "jsonSchema": {}}
+            ]}
+            """)
+        #expect(result.spec.contains("  Old:\n    deprecated: Deprecated in the Segment tracking plan on 2024-05-01T00:00:00.000Z.\n  New: {}\n"))
+        #expect(AnnaGenerator().lint(Array(result.spec.utf8), file: "d.anna.yml").isEmpty)
+    }
 }
