@@ -45,12 +45,10 @@ enum YAMLScalarQuoting {
         return result + "\""
     }
 
+    /// The characters generated Swift escapes: controls, bidirectional and other
+    /// invisible format characters (a zero-width joiner inside emoji stays).
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { return true }
-        switch scalar.properties.generalCategory {
-        case .format, .lineSeparator, .paragraphSeparator, .control, .surrogate, .privateUse, .unassigned: return true
-        default: return scalar.value == 0xFEFF
-        }
+        SwiftLiteral.needsEscape(scalar)
     }
 
     /// Text for a `#` comment: one line, without control characters.
