@@ -85,8 +85,25 @@ public struct PlanImporter: Sendable {
         let text = SpecYAMLWriter.render(spec, source: Self.fileName(file), schemaPath: schemaPath)
         let diagnostics = importer.diagnostics.enumerated()
             .sorted { ($0.element.location, $0.offset) < ($1.element.location, $1.offset) }
-            .map(\.element)
+            .map { Self.oneLine($0.element) }
         return Result(spec: text, diagnostics: diagnostics)
+    }
+
+    /// A diagnostic is one line that editors place: names from the plan may hold line
+    /// breaks and invisible characters, which are written as `\u{…}`.
+    private static func oneLine(_ diagnostic: Diagnostic) -> Diagnostic {
+        guard diagnostic.message.unicodeScalars.contains(where: SwiftLiteral.needsEscape) else { return diagnostic }
+        var message = ""
+        for scalar in diagnostic.message.unicodeScalars {
+            if SwiftLiteral.needsEscape(scalar) {
+                message += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                message.unicodeScalars.append(scalar)
+            }
+        }
+        var result = diagnostic
+        result.message = message
+        return result
     }
 
     private static func fileName(_ path: String) -> String {

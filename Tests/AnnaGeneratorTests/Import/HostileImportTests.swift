@@ -93,6 +93,13 @@ import Testing
         #expect(AnnaGenerator().lint(Array(result.spec.utf8), file: "x.anna.yml").isEmpty)
     }
 
+    @Test func namesWithLineBreaksGiveOneLineDiagnostics() throws {
+        let result = try ImportFixtures.importText(ImportFixtures.event("{\"a\\nb\\u202e\": {\"type\": \"string\"}}"))
+        #expect(ImportFixtures.lines(result) == [
+            "2:50: warning: parameter name 'a\\u{A}b\\u{202E}' of event 'Opened' is not a valid Anna name (ASCII letters, digits, spaces, '_', '-', '.', starting with a letter); it is written as 'aB' and sent under that name",
+        ])
+    }
+
     static func mapping(_ node: YAMLNode, path: [String]) -> [YAMLPair]? {
         guard case .mapping(let pairs) = node.content else { return nil }
         guard let first = path.first else { return pairs }
