@@ -35,9 +35,16 @@ extension SchemaImporter {
         }
         checkKeywords(schema, path: path)
         var (names, nullable) = Self.typeNames(of: schema)
+        let unknown = names.filter { !Self.jsonTypes.contains($0) }
+        for name in unknown {
+            warning("\(path.description) has the type '\(name)', which JSON Schema does not have; it is ignored (a schema with no other type is written as string)", at: schema["type"]?.location ?? schema.location)
+        }
+        names.removeAll { !Self.jsonTypes.contains($0) }
         nullable = nullable || composedNullable
         let kind: String
         switch Set(names) {
+        case [] where !unknown.isEmpty:
+            kind = "string"
         case []:
             if nullable, schema["type"] != nil {
                 warning("\(path.description) can only be null; it is not imported", at: schema.location)
@@ -128,6 +135,9 @@ extension SchemaImporter {
         for name in names where name != "null" && !unique.contains(name) { unique.append(name) }
         return (unique, nullable)
     }
+
+    /// JSON Schema's types besides `null`.
+    static let jsonTypes: Set<String> = ["string", "integer", "number", "boolean", "object", "array"]
 
     static func annaName(of jsonType: String) -> String {
         switch jsonType {

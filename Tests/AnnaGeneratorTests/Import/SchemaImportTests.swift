@@ -182,4 +182,13 @@ import AnnaRules
         #expect(result.spec.contains("  Old:\n    deprecated: Deprecated in the Segment tracking plan on 2024-05-01T00:00:00.000Z.\n  New: {}\n"))
         #expect(AnnaGenerator().lint(Array(result.spec.utf8), file: "d.anna.yml").isEmpty)
     }
+
+    @Test func unknownJSONTypesAreReported() throws {
+        let result = try spec("{\"a\": {\"type\": \"strng\"}, \"b\": {\"type\": [\"int\", \"integer\"]}}")
+        #expect(result.spec.contains("      a: string?\n      b: int?\n"))
+        #expect(ImportFixtures.lines(result) == [
+            "2:64: warning: parameter 'a' of event 'Opened' has the type 'strng', which JSON Schema does not have; it is ignored (a schema with no other type is written as string)",
+            "2:88: warning: parameter 'b' of event 'Opened' has the type 'int', which JSON Schema does not have; it is ignored (a schema with no other type is written as string)",
+        ])
+    }
 }
