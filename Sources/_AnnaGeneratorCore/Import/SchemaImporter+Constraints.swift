@@ -5,12 +5,13 @@ extension SchemaImporter {
     /// `minimum`, `maximum` and their exclusive forms (a number since draft 6, a
     /// boolean beside `minimum`/`maximum` in draft 4).
     mutating func numberConstraints(_ schema: JSONNode, isInteger: Bool, path: PropertyPath, property: inout ImportedProperty) {
-        var min = schema["minimum"]?.number
-        var max = schema["maximum"]?.number
+        // 1e400 reads as infinity, which a spec cannot write: such a bound is no bound.
+        var min = schema["minimum"]?.number.flatMap { $0.isFinite ? $0 : nil }
+        var max = schema["maximum"]?.number.flatMap { $0.isFinite ? $0 : nil }
         for (key, isLower) in [("exclusiveMinimum", true), ("exclusiveMaximum", false)] {
             guard let field = schema[key] else { continue }
             let bound = field.number ?? (field.bool == true ? (isLower ? min : max) : nil)
-            guard let bound else { continue }
+            guard let bound, bound.isFinite else { continue }
             if isInteger {
                 // For whole numbers an exclusive bound is the next whole number: nothing is lost.
                 let inclusive = isLower ? (bound + 1).rounded(.down) : (bound - 1).rounded(.up)

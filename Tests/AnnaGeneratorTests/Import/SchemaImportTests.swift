@@ -114,13 +114,16 @@ import AnnaRules
              "b": {"type": "integer", "minimum": 0.5, "maximum": 9.5},
              "c": {"type": "integer", "minimum": 3, "exclusiveMinimum": true},
              "d": {"type": "string", "minLength": 1, "maxLength": 3, "pattern": "^[a-z]+$"},
-             "e": {"type": "number", "minimum": 5, "maximum": 1}}
+             "e": {"type": "number", "minimum": 5, "maximum": 1},
+             "f": {"type": "number", "minimum": -1e400, "maximum": 1e300}}
             """)
         #expect(result.spec.contains("      a:\n        type: int?\n        min: 1\n        max: 10\n"))
         #expect(result.spec.contains("      b:\n        type: int?\n        min: 1\n        max: 9\n"))
         #expect(result.spec.contains("      c:\n        type: int?\n        min: 4\n"))
         #expect(result.spec.contains("      d:\n        type: string?\n        minLength: 1\n        maxLength: 3\n        pattern: ^[a-z]+$\n"))
         #expect(result.spec.contains("      e: double?\n"))
+        #expect(result.spec.contains("      f:\n        type: double?\n        max: 1e+300\n"))
+        #expect(AnnaGenerator().lint(Array(result.spec.utf8), file: "b.anna.yml").isEmpty)
         #expect(ImportFixtures.lines(result) == ["6:7: warning: parameter 'e' of event 'Opened' allows no number (minimum 5 above maximum 1); its bounds are not imported"])
     }
 
