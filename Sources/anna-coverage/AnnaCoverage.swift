@@ -59,7 +59,7 @@ struct AnnaCoverage: ParsableCommand {
                     let tasks = kind == "event" ? spec.tasks.filter { $0.event.name == event.name }.map { $0.match.joined(separator: " or ") } : []
                     entries.append(CoverageEntry(
                         kind: kind, name: event.name, swift: "\(factory).\(event.swiftName)", spec: spec.file,
-                        appUses: [], testUses: [], tasks: tasks, deprecated: event.deprecationMessage != nil))
+                        line: event.location.line, column: event.location.column, appUses: [], testUses: [], tasks: tasks, deprecated: event.deprecationMessage != nil))
                 }
             }
         }
