@@ -1,3 +1,5 @@
+// Needs swift-syntax: compiled with Anna's `Coverage` trait (see AnnaCoverage+WithoutTrait.swift).
+#if Coverage
 import ArgumentParser
 import Foundation
 import SwiftParser
@@ -226,3 +228,4 @@ struct UseFinder {
         }
     }
 }
+#endif

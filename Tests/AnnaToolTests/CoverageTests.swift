@@ -1,3 +1,5 @@
+// anna-coverage reads Swift only with Anna's `Coverage` trait (TraitAdviceTests cover it without).
+#if Coverage
 import Foundation
 import Testing
 
@@ -77,6 +79,7 @@ import Testing
         try FileManager.default.copyItem(at: AnnaTool.executable, to: lone.appending(path: "anna"))
         let missing = try AnnaTool.run(["coverage", "--package", root.path], executable: lone.appending(path: "anna"))
         #expect(missing.status == 2)
-        #expect(missing.stderr.hasPrefix("anna coverage: error: anna-coverage is not built; run `swift build --product anna-coverage`"))
+        #expect(missing.stderr.hasPrefix("anna coverage: error: anna-coverage is not built beside this tool; run `swift build --product anna-coverage`"))
     }
 }
+#endif
