@@ -39,6 +39,25 @@ import Testing
         #expect(!unlinked.stdout.contains("<true/>"))
     }
 
+    /// The README's rule (Apple's key without the prefix, first letter lowercased)
+    /// gives `photosorVideos`, as Apple spells `NSPrivacyCollectedDataTypePhotosorVideos`;
+    /// `photosOrVideos` stays accepted for the same type.
+    @Test(arguments: ["photosorVideos", "photosOrVideos"])
+    func photosOrVideosIsSpelledAsAppleSpellsIt(_ name: String) throws {
+        let root = try AnnaTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try """
+            anna: 1
+            events:
+              photoShared:
+                parameters:
+                  photo: { type: string, dataType: \(name) }
+            """.write(to: root.appending(path: "photos.anna.yml"), atomically: true, encoding: .utf8)
+        let result = try AnnaTool.run(["privacy", "photos.anna.yml", "--format", "plist"], in: root)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("<string>NSPrivacyCollectedDataTypePhotosorVideos</string>"))
+    }
+
     @Test func theExampleDeclaresADataTypeForAllItsPersonalData() throws {
         let spec = AnnaTool.packageRoot.appending(path: "Examples/Shop/Sources/ShopAnalytics").path
         let result = try AnnaTool.run(["privacy", spec])

@@ -47,15 +47,12 @@ public struct ConstraintViolation: Sendable, Hashable, CustomStringConvertible {
 ///
 /// Patterns run on Anna's own matcher (``RegexProgram``), which takes time linear in
 /// the pattern and the string, so no pattern and no value can stall the pipeline.
-/// A string longer than ``maximumPatternInput`` scalars is not matched and counts as
-/// a violation. A pattern the matcher cannot use (possible only in a constraint
+/// A string longer than the program's ``RegexProgram/maximumInputLength`` (4,096
+/// scalars, fewer for large patterns, so that program size × length stays within
+/// ``RegexProgram/maximumSteps``) is not matched and counts as a violation. A pattern the matcher cannot use (possible only in a constraint
 /// built by hand, since specs are checked at build time) is reported once, as a
 /// violation of the first event checked against it, and skipped from then on.
 struct ConstraintChecker {
-    /// The longest string, in Unicode scalars, matched against a pattern; this and
-    /// ``RegexProgram/maximumSize`` bound the work one value can cause.
-    static let maximumPatternInput = 4096
-
     private enum CompiledPattern {
         case program(RegexProgram)
         /// Not usable; `reported` once its violation has been returned.
@@ -150,8 +147,9 @@ struct ConstraintChecker {
         }
         switch compiled {
         case .program(let program):
-            if text.utf8.count > Self.maximumPatternInput, text.unicodeScalars.count > Self.maximumPatternInput {
-                return "at most \(Self.maximumPatternInput) characters long to be matched against /\(pattern)/"
+            let limit = program.maximumInputLength
+            if text.utf8.count > limit, text.unicodeScalars.count > limit {
+                return "at most \(limit) characters long to be matched against /\(pattern)/"
             }
             return program.matches(text) ? nil : "matching /\(pattern)/"
         case .unusable(let error, let reported):

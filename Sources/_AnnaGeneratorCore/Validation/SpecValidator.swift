@@ -53,6 +53,8 @@ struct SpecValidationPass {
     var rejectedTypeNames: Set<String> = []
     /// Swift type names taken, with where, to catch collisions after conversion.
     var swiftTypeNames: [String: SourceLocation] = [:]
+    /// Where each provider profile is listed, for `anna diff`.
+    var providerLocations: [String: SourceLocation] = [:]
 
     /// Whether a provider profile's limits are checked.
     var checksProvider: (String) -> Bool = { _ in true }
@@ -105,7 +107,7 @@ struct SpecValidationPass {
         var tasks: [TrackingSpec.FocusTask] = []
         if let pair = top["tasks"] { tasks = self.tasks(pair.value, events: events) }
 
-        return TrackingSpec(
+        var spec = TrackingSpec(
             file: file,
             baseName: SpecFileNaming.baseName(of: file),
             namespace: namespace,
@@ -120,6 +122,9 @@ struct SpecValidationPass {
             globals: globals,
             tasks: tasks
         )
+        spec.keyLocations = top.mapValues(\.keyLocation)
+        spec.providerLocations = providerLocations
+        return spec
     }
 
     private mutating func checkFormat(_ pair: YAMLPair?, root: YAMLNode) {
@@ -160,6 +165,7 @@ struct SpecValidationPass {
         var profiles: [ProviderProfile] = []
         for item in items {
             guard let name = context.string(item, expected: "a provider") else { continue }
+            if providerLocations[name] == nil { providerLocations[name] = item.location }
             guard let profile = ProviderProfile.all[name] else {
                 context.error("unknown provider '\(name)'\(Suggestion.hint(for: name, in: ProviderProfile.all.keys.sorted()))", at: item.location)
                 continue

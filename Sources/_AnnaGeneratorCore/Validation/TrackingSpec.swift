@@ -29,6 +29,10 @@ package struct TrackingSpec: Sendable, Hashable {
     package var globals: [Parameter]
     /// Tasks, in file order.
     package var tasks: [FocusTask]
+    /// Where each top-level key (`namespace`, `access`, `providers`, `events`…) is written.
+    package var keyLocations: [String: SourceLocation] = [:]
+    /// Where each provider profile is listed under `providers:`, by its name.
+    package var providerLocations: [String: SourceLocation] = [:]
 }
 
 /// `access:` in a spec.
