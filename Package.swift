@@ -16,17 +16,27 @@ let package = Package(
         // For app teams' unit tests: a recording provider and readable differences.
         .library(name: "AnnaTesting", targets: ["AnnaTesting"]),
         // Signed task bundles: verifies Ed25519 signatures with swift-crypto (CryptoKit on
-        // Apple platforms). A product of its own so that the crypto library reaches only
-        // the apps that load tasks from outside.
+        // Apple platforms), with the LiveTasks trait.
         .library(name: "AnnaLiveTasks", targets: ["AnnaLiveTasks"]),
         .executable(name: "anna", targets: ["anna"]),
-        // `anna coverage`: reads a package's Swift with swift-syntax. Its own product, so
-        // the tool the build plugin runs never compiles swift-syntax.
+        // Makes signing keys and signs task bundles (`swift run anna-sign keygen` from an
+        // app's package); signs with the LiveTasks trait, says how to enable it without.
+        .executable(name: "anna-sign", targets: ["anna-sign"]),
+        // `anna coverage`: reads a package's Swift with swift-syntax, with the Coverage
+        // trait. Its own product, so the tool the build plugin runs never compiles it.
         .executable(name: "anna-coverage", targets: ["anna-coverage"]),
         // The generator as a library, for the benchmarks and tools built on it; not a stable API.
         .library(name: "_AnnaGeneratorCore", targets: ["_AnnaGeneratorCore"]),
         .plugin(name: "AnnaPlugin", targets: ["AnnaPlugin"]),
         .plugin(name: "AnnaCommand", targets: ["AnnaCommand"]),
+    ],
+    // What an app that only reports events never fetches: a dependency used only under a
+    // trait that is off is left out of resolution (SwiftPM 6.1+). An app enables them on
+    // its dependency, `.package(url: …, from: …, traits: ["LiveTasks"])`; in this
+    // package, `swift test --enable-all-traits` (as CI does).
+    traits: [
+        .trait(name: "LiveTasks", description: "Signed task bundles (AnnaLiveTasks) and anna-sign; brings swift-crypto."),
+        .trait(name: "Coverage", description: "anna-coverage, which reads a package's Swift; brings swift-syntax."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -42,9 +52,16 @@ let package = Package(
         // runs does not compile the runtime.
         .target(name: "AnnaRules"),
 
+        // The system's zlib, for gzip request bodies: libz on Linux (Debian's zlib1g-dev),
+        // the SDK's on Apple platforms. A C target, as swift-nio-extras' was, because
+        // deflateInit2 is a macro Swift cannot call.
+        .target(
+            name: "CAnnaZlib",
+            linkerSettings: [.linkedLibrary("z")]),
+
         // Runtime: what an app links. Re-exports AnnaRules' public types.
         .target(
-            name: "Anna", dependencies: ["AnnaRules", .product(name: "Logging", package: "swift-log")],
+            name: "Anna", dependencies: ["AnnaRules", "CAnnaZlib", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("PrivacyInfo.xcprivacy")]),
         // The Apple adapters: each only forwards platform callbacks to the capture core
         // and the lifecycle source in `Anna`, where every decision is made and tested.
@@ -54,13 +71,18 @@ let package = Package(
         .target(name: "AnnaUIKit", dependencies: ["Anna"]),
         .target(name: "AnnaSwiftUI", dependencies: ["Anna"]),
         .target(name: "AnnaTesting", dependencies: ["Anna"]),
-        .target(name: "AnnaLiveTasks", dependencies: ["Anna", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "AnnaLiveTasks",
+            dependencies: ["Anna", .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["LiveTasks"]))]),
         // Makes signing keys and signs task bundles; `anna bundle --sign` runs it. Apart
         // from `anna`, which the build plugin runs, so no build compiles swift-crypto
         // unless it signs.
         .executableTarget(
             name: "anna-sign",
-            dependencies: ["AnnaLiveTasks", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "AnnaLiveTasks", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["LiveTasks"])),
+            ]),
 
         // libyaml, found through pkg-config.
         .systemLibrary(
@@ -92,8 +114,8 @@ let package = Package(
             name: "anna-coverage",
             dependencies: [
                 "_AnnaGeneratorCore",
-                .product(name: "SwiftSyntax", package: "swift-syntax"),
-                .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax", condition: .when(traits: ["Coverage"])),
+                .product(name: "SwiftParser", package: "swift-syntax", condition: .when(traits: ["Coverage"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

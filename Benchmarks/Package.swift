@@ -8,7 +8,8 @@ let package = Package(
     name: "AnnaBenchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "Anna", path: ".."),
+        // LiveTasks: FocusPathBenchmarks load signed bundles (AnnaLiveTasks with swift-crypto).
+        .package(name: "Anna", path: "..", traits: ["LiveTasks"]),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],

@@ -1,7 +1,7 @@
 import Foundation
 import PackagePlugin
 
-/// `swift package anna lint|generate|diff|docs|privacy`: the generator and the
+/// `swift package anna lint|generate|diff|docs|privacy|import`: the generator and the
 /// governance commands on the package's specs, without a build.
 ///
 /// ```
@@ -10,14 +10,16 @@ import PackagePlugin
 /// swift package --allow-writing-to-package-directory anna diff --base REV [--format text|json|github] [--allow-breaking] [--target NAME]
 /// swift package --allow-writing-to-package-directory anna docs --output DIR [--target NAME]
 /// swift package --allow-writing-to-package-directory anna privacy [--format text|json|plist] [--target NAME]
+/// swift package --allow-writing-to-package-directory anna import PLAN.json --output Sources/App/plan.anna.yml [--namespace N] [--strict]
 /// ```
 /// `generate` writes next to each target's sources into `AnnaGenerated/` unless
 /// `--output` names another folder. Use it instead of the build plugin, not with it.
 /// The other commands take every spec of the chosen targets at once; options the
-/// plugin does not read are passed to `anna`.
+/// plugin does not read are passed to `anna`. `import` reads a tracking plan, not the
+/// package's specs; its paths are relative to the package.
 @main
 struct AnnaCommand: CommandPlugin {
-    static let verbs = ["lint", "generate", "diff", "docs", "privacy"]
+    static let verbs = ["lint", "generate", "diff", "docs", "privacy", "import"]
 
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         var extractor = ArgumentExtractor(arguments)
@@ -27,6 +29,24 @@ struct AnnaCommand: CommandPlugin {
         let verb = remaining.isEmpty ? "lint" : remaining.removeFirst()
         guard Self.verbs.contains(verb) else {
             throw CommandError("unknown command '\(verb)'; use \(Self.verbs.map { "'\($0)'" }.joined(separator: ", "))")
+        }
+        if verb == "import" {
+            let package = context.package.directoryURL
+            // The plan is the one argument that is not an option or an option's value.
+            var arguments = ["import"]
+            var takesValue = false
+            for argument in remaining {
+                if takesValue || argument.hasPrefix("-") {
+                    arguments.append(argument)
+                    takesValue = !takesValue && ["--namespace", "--schema"].contains(argument)
+                } else {
+                    arguments.append(URL(fileURLWithPath: argument, relativeTo: package).path)
+                }
+            }
+            if let output { arguments += ["--output", URL(fileURLWithPath: output, relativeTo: package).path] }
+            let status = try run(try context.tool(named: "anna").url, arguments)
+            if status != 0 { throw CommandError("anna import exited with \(status)") }
+            return
         }
         let targets = try targetNames.isEmpty
             ? context.package.targets

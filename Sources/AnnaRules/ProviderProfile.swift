@@ -44,6 +44,8 @@ public struct ProviderProfile: Sendable, Hashable {
     /// array as one string of its elements joined with `,`, or drops the parameter
     /// when that string is too long, and reports either as a `ProfileViolation`.
     public var acceptsArrayValues: Bool
+    /// How the provider takes objects and lists of objects; see ``ObjectRules``.
+    public var objectRules: ObjectRules = .unlimited
 
     /// The profiles Anna knows, by name.
     public static let all: [String: ProviderProfile] = Dictionary(
@@ -76,11 +78,14 @@ public struct ProviderProfile: Sendable, Hashable {
         ],
         reservedPrefixes: ["firebase_", "google_", "ga_"],
         maximumEventBytes: nil,
-        acceptsArrayValues: false
+        acceptsArrayValues: false,
+        objectRules: .firebase
     )
 
     /// Amplitude: names and string values of at most 1,024 characters; the
-    /// `[Amplitude]` and `$` prefixes are Amplitude's own.
+    /// `[Amplitude]` and `$` prefixes are Amplitude's own. Objects and lists of
+    /// objects as its JSON API takes them: it documents no depth or key limit, only
+    /// requests under 1 MB (HTTP V2 API), far over what one event of a spec reaches.
     public static let amplitude = ProviderProfile(
         name: "amplitude",
         nameMapping: .verbatim,
@@ -112,10 +117,12 @@ public struct ProviderProfile: Sendable, Hashable {
         reservedEventNames: [],
         reservedPrefixes: ["$", "mp_"],
         maximumEventBytes: nil,
-        acceptsArrayValues: true
+        acceptsArrayValues: true,
+        objectRules: .mixpanel
     )
 
-    /// Segment's HTTP Tracking API: a message of at most 32 KB.
+    /// Segment's HTTP Tracking API: a message of at most 32 KB, objects and lists of
+    /// objects counted in it (Segment documents no depth or key limit).
     public static let segment = ProviderProfile(
         name: "segment",
         nameMapping: .verbatim,

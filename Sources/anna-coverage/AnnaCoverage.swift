@@ -1,3 +1,5 @@
+// Needs swift-syntax: compiled with Anna's `Coverage` trait (see AnnaCoverage+WithoutTrait.swift).
+#if Coverage
 import ArgumentParser
 import Foundation
 import SwiftParser
@@ -59,7 +61,7 @@ struct AnnaCoverage: ParsableCommand {
                     let tasks = kind == "event" ? spec.tasks.filter { $0.event.name == event.name }.map { $0.match.joined(separator: " or ") } : []
                     entries.append(CoverageEntry(
                         kind: kind, name: event.name, swift: "\(factory).\(event.swiftName)", spec: spec.file,
-                        appUses: [], testUses: [], tasks: tasks, deprecated: event.deprecationMessage != nil))
+                        line: event.location.line, column: event.location.column, appUses: [], testUses: [], tasks: tasks, deprecated: event.deprecationMessage != nil))
                 }
             }
         }
@@ -226,3 +228,4 @@ struct UseFinder {
         }
     }
 }
+#endif

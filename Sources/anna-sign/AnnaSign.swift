@@ -1,3 +1,5 @@
+// Needs swift-crypto: compiled with Anna's `LiveTasks` trait (see AnnaSign+WithoutTrait.swift).
+#if LiveTasks
 import AnnaLiveTasks
 import ArgumentParser
 import Crypto
@@ -98,3 +100,4 @@ struct Verify: ParsableCommand {
         }
     }
 }
+#endif

@@ -40,7 +40,13 @@ struct Bundle: ParsableCommand {
         let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         let signer = me.deletingLastPathComponent().appending(path: "anna-sign")
         guard FileManager.default.isExecutableFile(atPath: signer.path) else {
-            FileHandle.standardError.write(Data("anna bundle: error: anna-sign is not built; run `swift build --product anna-sign` (it needs swift-crypto), then run this again\n".utf8))
+            FileHandle.standardError.write(Data("""
+                anna bundle: error: anna-sign is not built beside this tool; run `swift build --product anna-sign` (or \
+                `swift run anna-sign keygen …` first), then run this again. It needs swift-crypto, which comes with Anna's \
+                LiveTasks trait: in an app's package, depend on Anna with traits: ["LiveTasks"]; in Anna's own folder, add \
+                --traits LiveTasks to swift build
+
+                """.utf8))
             throw ExitCode(2)
         }
         let unsigned = FileManager.default.temporaryDirectory.appending(path: "anna-bundle-\(UUID().uuidString).json")

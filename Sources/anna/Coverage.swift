@@ -8,7 +8,7 @@ struct Coverage: ParsableCommand {
         abstract: "For every declared event and screen: where the package reports it, whether tests assert it, whether a task reports it.",
         discussion: """
             Runs anna-coverage, built with `swift build --product anna-coverage` (or run it \
-            directly: swift run anna-coverage), from beside this tool. Options: --package PATH (default .), --format text|json, --fail-unused (exit 1 \
+            directly: swift run anna-coverage; it needs Anna's Coverage trait), from beside this tool. Options: --package PATH (default .), --format text|json, --fail-unused (exit 1 \
             when an event or screen is never reported by app code or a task).
             """
     )
@@ -21,7 +21,12 @@ struct Coverage: ParsableCommand {
         let candidates = [me.deletingLastPathComponent().appending(path: "anna-coverage")]
             + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { URL(fileURLWithPath: String($0)).appending(path: "anna-coverage") }
         guard let tool = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            FileHandle.standardError.write(Data("anna coverage: error: anna-coverage is not built; run `swift build --product anna-coverage` (it needs swift-syntax, so it is built only for coverage), then run this again\n".utf8))
+            FileHandle.standardError.write(Data("""
+                anna coverage: error: anna-coverage is not built beside this tool; run `swift build --product anna-coverage`, \
+                then run this again. It needs swift-syntax, which comes with Anna's Coverage trait: in an app's package, depend \
+                on Anna with traits: ["Coverage"]; in Anna's own folder, add --traits Coverage to swift build
+
+                """.utf8))
             throw ExitCode(2)
         }
         let process = Process()

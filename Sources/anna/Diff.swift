@@ -52,7 +52,7 @@ struct Diff: ParsableCommand {
             FileHandle.standardError.write(Data("anna diff: error: a compared spec is invalid; fix it (anna lint) and run the diff again\n".utf8))
             throw ExitCode(2)
         }
-        print(Self.render(result, format: format), terminator: "")
+        print(Self.render(result, format: format, revision: base), terminator: "")
         if result.breakingCount > 0 && !allowBreaking { throw ExitCode.failure }
     }
 
@@ -63,7 +63,9 @@ struct Diff: ParsableCommand {
 
     // MARK: Output
 
-    static func render(_ result: SpecComparison.Result, format: Format) -> String {
+    /// The output; with `--base REV`, GitHub annotations name the repository's files,
+    /// not `REV:path`, which GitHub cannot place on a pull request.
+    static func render(_ result: SpecComparison.Result, format: Format, revision: String? = nil) -> String {
         switch format {
         case .text:
             var text = ""
@@ -92,7 +94,13 @@ struct Diff: ParsableCommand {
             for change in result.changes {
                 let command = change.kind == .breaking ? "error" : "notice"
                 let title = change.kind == .breaking ? "Breaking tracking-plan change" : "Tracking-plan change"
-                text += "::\(command) file=\(escapeProperty(change.file)),line=\(change.line),col=\(change.column),title=\(escapeProperty("\(title) (\(change.rule))"))::\(escapeData(change.message))\n"
+                // A removal sits in the old spec: annotate the new one at the removed
+                // item's parent, and say where it was.
+                var place = change.reviewLocation ?? change.location
+                var message = change.message
+                if change.reviewLocation != nil { message += " (was at \(change.location))" }
+                if let revision, place.file.hasPrefix("\(revision):") { place.file.removeFirst(revision.count + 1) }
+                text += "::\(command) file=\(escapeProperty(place.file)),line=\(place.line),col=\(place.column),title=\(escapeProperty("\(title) (\(change.rule))"))::\(escapeData(message))\n"
             }
             text += "anna diff: \(count(result.breakingCount, "breaking change")), \(count(result.compatibleCount, "compatible change"))\n"
             return text

@@ -3,6 +3,8 @@
 //   AnnaDeliveryChild report <directory> <endpoint> <first number>
 //       reports numbered events until killed; prints "persisted <n>" whenever the
 //       first n events it reported are written and synced (accepted).
+//   AnnaDeliveryChild report-orders <directory> <endpoint> <first number>
+//       the same with numbered orders of three products (objects, PII inside).
 //   AnnaDeliveryChild drain <directory> <endpoint>
 //       delivers what earlier processes left, prints "drained …" and exits.
 //   AnnaDeliveryChild fill <directory> <file size limit>
@@ -26,6 +28,11 @@
 //       reset, optout, optin, flush), then shutting down and printing
 //       "identity <anonymous id> <user id or -> <granted, comma-separated>" and
 //       "dropped consent <n> optout <n>".
+//   AnnaDeliveryChild extension <folder> <endpoint> <first> <rounds> <per round>
+//       an app extension on the shared folder (lock policy .aroundIO, no upload of its
+//       own until it shuts down): each round reports <per round> numbered events, waits
+//       until they are accepted, prints "accepted <n>" and idles 300 ms; then shuts
+//       down (a last upload attempt) and prints "done persisted … delivered … dropped …".
 @_spi(DurableQueue) import Anna
 import Foundation
 
@@ -47,18 +54,23 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
-func provider(_ directory: String, _ endpoint: String, shared: Bool = false) -> HTTPBatchProvider {
+func provider(
+    _ directory: String, _ endpoint: String, shared: Bool = false, extensionMode: Bool = false
+) -> HTTPBatchProvider {
     let folder = URL(fileURLWithPath: directory)
     do {
         return try HTTPBatchProvider(
             endpoint: URL(string: endpoint)!, writeKey: "test-key",
             storage: shared ? .shared(folder) : .directory(folder),
             configuration: .init(
-                flushAt: 100, flushInterval: .milliseconds(100), initialRetryDelay: .milliseconds(20),
+                // An extension leaves uploading to the app until it shuts down.
+                flushAt: extensionMode ? 1_000_000 : 100,
+                flushInterval: extensionMode ? .seconds(3600) : .milliseconds(100),
+                initialRetryDelay: .milliseconds(20),
                 maxRetryDelay: .milliseconds(200), requestTimeout: .seconds(5),
                 // Above any backlog the tests build: a capacity drop would be a counted
                 // loss, and this test is about losing nothing.
-                queue: .init(maxBytes: 1 << 30)))
+                queue: .init(maxBytes: 1 << 30, lockPolicy: extensionMode ? .aroundIO : .whileRunning)))
     } catch {
         fail("\(error)")
     }
@@ -66,6 +78,18 @@ func provider(_ directory: String, _ endpoint: String, shared: Bool = false) -> 
 
 func numbered(_ number: Int) -> AnalyticsEvent {
     AnalyticsEvent(name: "Numbered", parameters: ["n": .int(number)])
+}
+
+/// A numbered order with three products, the second with a PII property inside.
+func order(_ number: Int) -> AnalyticsEvent {
+    let products: [AnalyticsValue] = (1...3).map { index in
+        var fields: [String: AnalyticsValue] = ["productID": .string("SKU-\(index)"), "price": .double(Double(index)), "quantity": 1]
+        if index == 2 { fields["giftEmail"] = "jane@example.com" }
+        return .object(fields)
+    }
+    return AnalyticsEvent(
+        name: "Order Completed", parameters: ["n": .int(number), "products": .array(products)],
+        metadata: .init(piiKeys: ["products/giftEmail"]))
 }
 
 func envelope(_ event: AnalyticsEvent, kind: AnalyticsEnvelope.Kind = .track, number: Int) -> AnalyticsEnvelope {
@@ -93,15 +117,16 @@ func flushForever(_ analytics: AnalyticsService, _ http: HTTPBatchProvider) asyn
 guard arguments.count >= 4 else { fail("usage: AnnaDeliveryChild report|drain|fill|shared|calls|suspend …") }
 
 switch arguments[1] {
-case "report":
+case "report", "report-orders":
     guard arguments.count == 5, let first = Int(arguments[4]) else { fail("report <directory> <endpoint> <first>") }
+    let make = arguments[1] == "report" ? numbered : order
     let http = provider(arguments[2], arguments[3])
     let analytics = AnalyticsService(providers: [http])
     let reporter = Thread {
         var number = first
         while true {
             for _ in 0..<3 {
-                analytics.report(numbered(number))
+                analytics.report(make(number))
                 number += 1
             }
             usleep(1000)
@@ -259,6 +284,26 @@ case "suspend":
     }
     say("resumed delivered \(http.metrics.delivered) adopted \(http.metrics.adopted) backlog \(http.metrics.backlog)")
     await flushForever(analytics, http)
+
+case "extension":
+    guard arguments.count == 7, let first = Int(arguments[4]), let rounds = Int(arguments[5]),
+        let perRound = Int(arguments[6])
+    else { fail("extension <folder> <endpoint> <first> <rounds> <per round>") }
+    let http = provider(arguments[2], arguments[3], shared: true, extensionMode: true)
+    let analytics = AnalyticsService(providers: [http])
+    var number = first
+    for round in 1...rounds {
+        for _ in 0..<perRound {
+            analytics.report(numbered(number))
+            number += 1
+        }
+        while http.metrics.persisted < round * perRound { usleep(1_000) }
+        say("accepted \(http.metrics.persisted)")
+        usleep(300_000)
+    }
+    await analytics.shutdown()
+    let metrics = http.metrics
+    say("done persisted \(metrics.persisted) delivered \(metrics.delivered) dropped \(metrics.dropped.values.reduce(0, +))")
 
 default:
     fail("unknown mode \(arguments[1])")

@@ -13,8 +13,29 @@ import Testing
     /// `ANNA_KILL_TRIALS=500 swift test --filter KillTests` runs a longer version.
     @Test func noAcceptedEventIsLostWhenProcessesAreKilled() async throws {
         let trials = Int(ProcessInfo.processInfo.environment["ANNA_KILL_TRIALS"] ?? "") ?? 50
-        let collector = try LoopbackCollector()
+        try await killAndDrain(mode: "report", trials: trials).stop()
+    }
+
+    /// The same with orders of three products each, nested objects with PII inside:
+    /// nothing accepted is lost, and what arrives is the nested JSON, PII removed.
+    @Test func noAcceptedOrderIsLostWhenProcessesAreKilled() async throws {
+        let trials = Int(ProcessInfo.processInfo.environment["ANNA_KILL_TRIALS"] ?? "") ?? 20
+        let collector = try await killAndDrain(mode: "report-orders", trials: trials)
         defer { collector.stop() }
+        let bodies = try await collector.bodies()
+        let batch = try #require(bodies.first.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        let event = try #require((batch["batch"] as? [[String: Any]])?.first)
+        let products = try #require((event["properties"] as? [String: Any])?["products"] as? [[String: Any]])
+        #expect(products.count == 3)
+        #expect(products.map { $0["productID"] as? String } == ["SKU-1", "SKU-2", "SKU-3"])
+        #expect(products[1]["giftEmail"] == nil, "PII inside objects is removed for the HTTP provider")
+        #expect(products[2]["price"] as? Double == 3)
+    }
+
+    /// Kills children reporting in `mode` at random moments, drains with a last one,
+    /// and checks nothing accepted was lost; returns the collector, still running.
+    private func killAndDrain(mode: String, trials: Int) async throws -> LoopbackCollector {
+        let collector = try LoopbackCollector()
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         var accepted = 0
@@ -25,7 +46,7 @@ import Testing
             // Every fifth trial the collector answers 503, so a backlog builds up for
             // the next process to recover and send.
             try await collector.control(["default": ["status": trial % 5 == 4 ? 503 : 200]])
-            let child = try ChildProcess(["report", directory.url.path, collector.endpoint.absoluteString, String(first)])
+            let child = try ChildProcess([mode, directory.url.path, collector.endpoint.absoluteString, String(first)])
             // The random moment: on odd trials from the start (often during recovery or
             // the first write), on even trials from the first accepted event (while
             // writing and uploading), however slowly the machine starts processes.
@@ -54,7 +75,7 @@ import Testing
         let duplicated = delivered.events.count - idsByNumber.count
         let conflicting = idsByNumber.values.count { $0.count > 1 }
         print("""
-            kill test: \(trials) trials, \(accepted) events accepted, \(idsByNumber.count) distinct delivered, \
+            kill test (\(mode)): \(trials) trials, \(accepted) events accepted, \(idsByNumber.count) distinct delivered, \
             \(lost) lost, \(duplicated) duplicates (\(conflicting) with a different message id), \
             \(killedBeforeAnyPersisted) kills before the first sync; \(drain.lines.last ?? "")
             """)
@@ -63,6 +84,7 @@ import Testing
         #expect(lost == 0)
         #expect(conflicting == 0)
         #expect(delivered.invalid.isEmpty)
+        return collector
     }
 
     /// RLIMIT_FSIZE makes the child's writes fail with EFBIG past 64 KB, as a full disk

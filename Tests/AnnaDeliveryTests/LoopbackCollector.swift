@@ -23,6 +23,8 @@ final class LoopbackCollector: @unchecked Sendable {
         var arrivals: [(time: Double, messageIDs: [String])]
         /// Every request to a path other than the batch endpoint.
         var hits: [(method: String, path: String, hasAuthorization: Bool, bodyBytes: Int)]
+        /// Every batch request: its `Content-Encoding`, its body's bytes as sent and as JSON, its events.
+        var wire: [(encoding: String?, wireBytes: Int, jsonBytes: Int, events: Int)]
     }
 
     init(port: Int = 0) throws {
@@ -73,10 +75,13 @@ final class LoopbackCollector: @unchecked Sendable {
         let hits = (json["hits"] as? [[Any]] ?? []).map { row in
             (row[0] as? String ?? "", row[1] as? String ?? "", row[2] as? Bool ?? false, row[3] as? Int ?? 0)
         }
+        let wire = (json["wire"] as? [[Any]] ?? []).map { row in
+            (row[0] as? String, row[1] as? Int ?? 0, row[2] as? Int ?? 0, row[3] as? Int ?? 0)
+        }
         return Accepted(
             events: events, requests: json["requests"] as? Int ?? 0, statuses: json["statuses"] as? [String: Int] ?? [:],
             maxConcurrent: json["maxConcurrent"] as? Int ?? 0, invalid: json["invalid"] as? [Any] ?? [],
-            last: json["last"] as? [String: Any], arrivals: arrivals, hits: hits)
+            last: json["last"] as? [String: Any], arrivals: arrivals, hits: hits, wire: wire)
     }
 
     /// Every batch request body as it arrived, answered or not.

@@ -137,13 +137,14 @@ final class SimulatedDiskStore: SegmentStore, @unchecked Sendable {
         try? disk.perform { names, _ in names[file.rawValue]?.data }
     }
 
-    /// A temporary file written and synced, then renamed over: the rename is durable
-    /// only after `syncDirectory`.
+    /// A temporary file written (and synced when the file is durable), then renamed
+    /// over: the rename is durable only after `syncDirectory`. Unsynced, a power loss
+    /// leaves the new name with no contents, as ext4 may.
     func storeState(_ bytes: [UInt8], as file: StateFile) throws {
         try disk.perform { names, _ in
             let inode = SimulatedDisk.Inode()
             inode.data = bytes
-            inode.durable = bytes
+            inode.durable = file.isDurable ? bytes : []
             names[file.rawValue] = inode
         }
     }

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """A Segment-compatible batch collector on loopback, scripted by the tests.
 
-POST /v1/batch   checks basic auth and the batch format, then answers with the
+POST /v1/batch   checks basic auth and the batch format (a body sent with
+                 Content-Encoding: gzip is decompressed first; one that is not valid
+                 gzip is answered 400), then answers with the
                  next scripted action (or the default): {"status": 200|400|413|429|500,
                  "retryAfter": "1"}, {"stall": seconds, "status": 200}, {"drop": true},
                  {"redirect": 302, "location": url}, {"trickle": bytes, "every": seconds}
                  (a 200 whose body comes one byte every `every` seconds).
-                 "maxEvents": n answers 413 to batches of more than n events;
+                 "maxEvents": n answers 413 to batches of more than n events, and
+                 a decompressed body over 500 KB is answered 413;
                  "rejectNumbers": [n] answers 400 to batches holding an event whose
                  properties.n is listed. Events of batches answered 200 are recorded.
 POST /control    {"script": [...], "default": {...}, "maxEvents": n, "rejectNumbers": [...], "reset": bool}
@@ -16,11 +19,12 @@ POST /control    {"script": [...], "default": {...}, "maxEvents": n, "rejectNumb
 GET  /accepted   {"events": [[messageId, event|name|type, properties.n|traits.n]], "requests": n,
                   "statuses": {...}, "maxConcurrent": n, "invalid": [...], "last": batch,
                   "arrivals": [[time, [messageId...]]] (each batch body as it arrived),
-                  "hits": [[method, path, hasAuthorization, bodyBytes]] (every other request)}
+                  "hits": [[method, path, hasAuthorization, bodyBytes]] (every other request),
+                  "wire": [[contentEncoding, bytesOnTheWire, jsonBytes, events]] (every batch request)}
 GET  /bodies     every batch request body as it arrived (text), answered or not.
 Prints "PORT <n>" once listening.
 """
-import base64, json, re, sys, threading, time
+import base64, gzip, json, re, sys, threading, time, zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 WRITE_KEY = sys.argv[2] if len(sys.argv) > 2 else "test-key"
@@ -28,8 +32,8 @@ TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
 lock = threading.Lock()
 state = {"script": [], "default": {"status": 200}, "maxEvents": None, "rejectNumbers": [], "events": [],
          "requests": 0, "statuses": {}, "inFlight": 0, "maxConcurrent": 0, "invalid": [], "last": None,
-         "arrivals": [], "hits": [], "bodies": []}
-VIEW = ("events", "requests", "statuses", "maxConcurrent", "invalid", "last", "arrivals", "hits")
+         "arrivals": [], "hits": [], "bodies": [], "wire": []}
+VIEW = ("events", "requests", "statuses", "maxConcurrent", "invalid", "last", "arrivals", "hits", "wire")
 
 
 # The fields each call of the Segment HTTP Tracking API requires, and their JSON types.
@@ -128,7 +132,7 @@ class Handler(BaseHTTPRequestHandler):
             with lock:
                 if command.get("reset"):
                     state.update(events=[], requests=0, statuses={}, maxConcurrent=0, invalid=[], last=None,
-                                 arrivals=[], hits=[], bodies=[])
+                                 arrivals=[], hits=[], bodies=[], wire=[])
                 for key in ("script", "default", "maxEvents", "rejectNumbers"):
                     if key in command:
                         state[key] = command[key]
@@ -147,6 +151,16 @@ class Handler(BaseHTTPRequestHandler):
 
     def handle_batch(self):
         raw = self.body()
+        encoding = self.headers.get("Content-Encoding")
+        wire_bytes = len(raw)
+        if encoding == "gzip":
+            try:
+                raw = gzip.decompress(raw)
+            except (OSError, EOFError, zlib.error):
+                with lock:
+                    state["requests"] += 1
+                    state["invalid"].append(["gzip"])
+                return self.answer(400, note="invalid gzip")
         with lock:
             state["requests"] += 1
             action = state["script"].pop(0) if state["script"] else dict(state["default"])
@@ -157,6 +171,7 @@ class Handler(BaseHTTPRequestHandler):
             except (ValueError, KeyError, TypeError, AttributeError):
                 ids = []
             state["arrivals"].append([time.time(), ids])
+            state["wire"].append([encoding, wire_bytes, len(raw), len(ids)])
             state["bodies"].append(raw.decode("utf-8", "replace"))
         expected = "Basic " + base64.b64encode((WRITE_KEY + ":").encode()).decode()
         if self.headers.get("Authorization") != expected:

@@ -60,8 +60,10 @@ import Testing
         try original.replacingOccurrences(of: "label: checkout", with: "labl: checkout")
             .write(to: copy, atomically: true, encoding: .utf8)
         let log = await reloads.wait(count: 2)
-        #expect(log.last?.contains("live-tasks.anna.yml: error: the tasks were not reloaded:") == true)
-        #expect(log.last?.contains("event 'literalsSent' has no parameter 'labl'; did you mean 'label'?") == true)
+        #expect(log.last == """
+            \(copy.path):88:7: error: the tasks were not reloaded: event 'literalsSent' has no parameter 'labl'; did you mean 'label'?
+            \(copy.path):87:5: error: the tasks were not reloaded: the task reporting 'literalsSent' gives no value for its required parameter 'label'; add it under 'with'
+            """)
         #expect(await scene.tapLabel() == .string("checked out"))
         #expect(await scene.tree.delegate.waitForErrors(count: 1).first?.contains("has no parameter 'labl'") == true)
 
@@ -69,6 +71,24 @@ import Testing
         try original.write(to: copy, atomically: true, encoding: .utf8)
         try scene.tree.manager.reloadTasks(from: copy.path, catalog: .liveTasks)
         #expect(await scene.tapLabel() == .string("checkout"))
+    }
+
+    /// An unknown event is placed on the line and column of its name, as the generator
+    /// places its errors, so Xcode and terminals can open it there.
+    @Test func anUnknownEventIsLocatedAtItsName() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "anna-reload-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appending(path: "live-tasks.anna.yml")
+        try String(contentsOf: Self.spec, encoding: .utf8).replacingOccurrences(of: "    report: literalsSent\n", with: "    report: literalSent\n")
+            .write(to: copy, atomically: true, encoding: .utf8)
+        let manager = Manager(service: nil, tasks: [.liveTasks])
+        #expect(throws: TaskReloadError(
+            path: copy.path,
+            message: "\(copy.path):86:13: error: the tasks were not reloaded: the task reports 'literalSent', which LiveTasks does not declare; did you mean 'literalsSent'?"
+        )) {
+            try manager.reloadTasks(from: copy.path, catalog: .liveTasks)
+        }
     }
 
     @Test func aReloadThatCannotReadTheSpecSaysWhere() {

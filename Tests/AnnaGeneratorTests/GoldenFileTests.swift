@@ -3,9 +3,14 @@ import Testing
 @testable import _AnnaGeneratorCore
 
 /// Generated Swift is compared with golden files that the AnnaGoldenTests target
-/// compiles and exercises. `ANNA_RECORD_GOLDEN=1 swift test` re-records them.
+/// compiles and exercises: the fixture specs and the specs teams copy from
+/// Examples/Specs. `ANNA_RECORD_GOLDEN=1 swift test` re-records them.
 @Suite struct GoldenFileTests {
-    static let specs = Fixtures.specs(in: "Valid")
+    static let specs = Fixtures.specs(in: "Valid") + Fixtures.exampleSpecs
+
+    @Test func theExampleSpecsAreThere() {
+        #expect(Fixtures.exampleSpecs.map(\.lastPathComponent) == ["ga4-ecommerce.anna.yml", "segment-ecommerce.anna.yml"])
+    }
     static let goldenDirectory = Fixtures.packageRoot.appending(path: "Tests/AnnaGoldenTests/Generated", directoryHint: .isDirectory)
 
     @Test(arguments: specs)

@@ -1,3 +1,5 @@
+// Signed bundles need swift-crypto: Anna's `LiveTasks` trait (`swift test --traits LiveTasks`; CI enables all traits).
+#if LiveTasks
 import Anna
 import AnnaLiveTasks
 import AnnaTesting
@@ -128,3 +130,4 @@ import Testing
         #expect(await refusal(try signed(Data(future.utf8)), app: app)?.code == .unsupportedFormat)
     }
 }
+#endif

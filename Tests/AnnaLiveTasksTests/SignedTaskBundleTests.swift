@@ -1,3 +1,5 @@
+// Signed bundles need swift-crypto: Anna's `LiveTasks` trait (`swift test --traits LiveTasks`; CI enables all traits).
+#if LiveTasks
 import AnnaLiveTasks
 import Crypto
 import Foundation
@@ -70,3 +72,4 @@ import Testing
         }
     }
 }
+#endif

@@ -1,4 +1,4 @@
-import Anna
+@testable import Anna
 import AnnaTesting
 import Foundation
 import Testing
@@ -36,6 +36,25 @@ import Testing
         await analytics.flush()
         #expect(recorder.events.map { $0.parameters["handle"] } == [.string(String(repeating: "é", count: 4096))])
         #expect(errors.errors.map(\.description) == ["event 'signedUp' parameter 'handle': must be at most 4096 characters long to be matched against /^é+$/ (policy: drop)"])
+    }
+
+    /// Program size × value length is bounded: the largest accepted program (about
+    /// 4,000 instructions) matches values up to 61 scalars; a longer one is a
+    /// violation without being matched, so no value costs more than a few milliseconds.
+    @Test func largePatternsMatchOnlyValuesWithinTheStepBudget() async throws {
+        let worst = "(?:.?){1000}(?:.?){990}x"
+        #expect(try RegexProgram(worst).maximumInputLength == 61)
+        #expect(try RegexProgram("^é+$").maximumInputLength == 4096)
+        let recorder = RecordingProvider()
+        let errors = ErrorLog()
+        let analytics = AnalyticsService(providers: [recorder], configuration: .test(violationPolicy: .drop, errorHandler: errors.handler))
+        analytics.report(Self.event(String(repeating: "a", count: 60) + "x", pattern: worst))
+        analytics.report(Self.event(String(repeating: "a", count: 4096), pattern: worst))
+        analytics.report(Self.event(String(repeating: "a", count: 61) + "x", pattern: worst))
+        await analytics.flush()
+        #expect(recorder.events.map { $0.parameters["handle"] } == [.string(String(repeating: "a", count: 60) + "x")])
+        #expect(errors.errors.map(\.description) == Array(
+            repeating: "event 'signedUp' parameter 'handle': must be at most 61 characters long to be matched against /\(worst)/ (policy: drop)", count: 2))
     }
 
     /// NSRegularExpression accepted backreferences; Anna's matcher does not, says so

@@ -15,6 +15,7 @@ import Testing
         #expect(try Data(contentsOf: output) == Data(contentsOf: Self.expected))
     }
 
+    #if LiveTasks
     @Test func signedWithAKeyFromAnnaSign() throws {
         let folder = try AnnaTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -28,6 +29,7 @@ import Testing
         #expect(verify.status == 0)
         #expect(Data(verify.stdout.utf8) == (try Data(contentsOf: Self.expected)))
     }
+    #endif
 
     @Test func specsWithoutTasksOrInvalidOnesExitTwo() throws {
         let folder = try AnnaTool.temporaryDirectory()

@@ -12,7 +12,7 @@ import Testing
     static let compatibleCases: Set<String> = [
         "deprecation-added", "description-changed", "enum-value-added", "event-added", "event-removed-after-deprecation",
         "made-optional", "max-length-loosened", "parameter-added", "pattern-removed", "provider-added-met",
-        "range-widened", "screen-added",
+        "range-widened", "screen-added", "object-property-added", "object-type-added",
     ]
 
     static var cases: [String] {
@@ -96,7 +96,7 @@ import Testing
         let result = try AnnaTool.run(["diff", "old", "new"], in: root)
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first == "new/A/store.anna.yml:12:3: breaking: parameter 'coupon' removed from event 'productViewed' [parameter-removed]")
+        #expect(lines.first == "old/A/store.anna.yml:17:7: breaking: parameter 'coupon' removed from event 'productViewed' [parameter-removed]")
         #expect(lines.filter { $0.hasPrefix("new/added.anna.yml:") }.count == 10)  // 4 events, 2 screens, 2 traits, 1 global, 1 type
         #expect(!lines.contains { $0.hasPrefix("new/B/") })
         #expect(lines.last == "anna diff: 1 breaking change, 10 compatible changes")

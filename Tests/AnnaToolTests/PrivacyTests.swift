@@ -39,12 +39,46 @@ import Testing
         #expect(!unlinked.stdout.contains("<true/>"))
     }
 
+    /// The README's rule (Apple's key without the prefix, first letter lowercased)
+    /// gives `photosorVideos`, as Apple spells `NSPrivacyCollectedDataTypePhotosorVideos`;
+    /// `photosOrVideos` stays accepted for the same type.
+    @Test(arguments: ["photosorVideos", "photosOrVideos"])
+    func photosOrVideosIsSpelledAsAppleSpellsIt(_ name: String) throws {
+        let root = try AnnaTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try """
+            anna: 1
+            events:
+              photoShared:
+                parameters:
+                  photo: { type: string, dataType: \(name) }
+            """.write(to: root.appending(path: "photos.anna.yml"), atomically: true, encoding: .utf8)
+        let result = try AnnaTool.run(["privacy", "photos.anna.yml", "--format", "plist"], in: root)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("<string>NSPrivacyCollectedDataTypePhotosorVideos</string>"))
+    }
+
     @Test func theExampleDeclaresADataTypeForAllItsPersonalData() throws {
         let spec = AnnaTool.packageRoot.appending(path: "Examples/Shop/Sources/ShopAnalytics").path
         let result = try AnnaTool.run(["privacy", spec])
         #expect(result.status == 0)
         #expect(!result.stdout.contains("without a dataType"))
         #expect(result.stdout.contains("  NSPrivacyCollectedDataTypeEmailAddress  from traits.email\n"))
+    }
+
+    @Test func personalDataInsideObjectTypesIsListedWhereverTheTypeIsSent() throws {
+        let spec = AnnaTool.packageRoot.appending(path: "Tests/AnnaGeneratorTests/Fixtures/Valid/objects.anna.yml").path
+        let result = try AnnaTool.run(["privacy", spec, "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let items = try #require(json["items"] as? [[String: Any]])
+        let shipping = try #require(items.first { $0["path"] as? String == "events.Purchase Made.parameters.shipping.street" })
+        #expect(shipping["kind"] as? String == "object property" && shipping["pii"] as? Bool == true)
+        #expect(shipping["dataType"] as? String == "physicalAddress")
+        #expect(shipping["line"] as? Int == 26 && shipping["column"] as? Int == 7, "at the property, in types:")
+        #expect(items.contains { $0["path"] as? String == "events.Purchase Made.parameters.products.brand.origin.street" })
+        let types = try #require(json["collectedTypes"] as? [[String: Any]])
+        #expect(types.contains { $0["type"] as? String == "NSPrivacyCollectedDataTypePhysicalAddress" })
     }
 
     @Test func badInputExitsTwoWithALocatedError() throws {

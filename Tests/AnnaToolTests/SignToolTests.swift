@@ -1,3 +1,5 @@
+// anna-sign signs only with Anna's `LiveTasks` trait (TraitAdviceTests cover it without).
+#if LiveTasks
 import Foundation
 import Testing
 
@@ -45,3 +47,4 @@ import Testing
         #expect(result.stderr == "anna-sign: error: cannot read the private key /nonexistent/k\n")
     }
 }
+#endif

@@ -199,6 +199,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Empty baseline (for peak memory)", configuration: burst) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(recordsPerRun) }
     }
+    lockPolicyBenchmarks(durable)
 }
 
 /// An offline provider with every default but the endpoint.

@@ -10,6 +10,9 @@ let benchmarksRoot = URL(fileURLWithPath: #filePath)
 /// The 1,000-event spec made by `scripts/make-large-spec.py 1000`.
 let largeSpecURL = benchmarksRoot.appending(path: "Fixtures/large-1000.anna.yml")
 
+/// The 1,000-event Segment tracking plan made by `scripts/make-large-plan.py 1000`.
+let largePlanURL = benchmarksRoot.appending(path: "Fixtures/large-plan-1000.json")
+
 /// The package's `Templates/`: given as the user's templates folder, it replaces
 /// every built-in template, so the generator renders through Mustache.
 let templatesURL = benchmarksRoot.deletingLastPathComponent().appending(path: "Templates", directoryHint: .isDirectory)
@@ -49,6 +52,18 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(10),
         maxIterations: 200
     )
+
+    if let plan = try? Data(contentsOf: largePlanURL) {
+        let planBytes = [UInt8](plan)
+        // `anna import`'s work: JSON with positions, JSON Schema to types, the YAML text.
+        Benchmark("anna import, 1,000-event Segment plan") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try? PlanImporter().importPlan(planBytes, file: "large-plan-1000.json"))
+            }
+        }
+    } else {
+        print("cannot read \(largePlanURL.path): run python3 scripts/make-large-plan.py 1000 \(largePlanURL.path)")
+    }
 
     Benchmark("libyaml bare parse, 1,000 events") { benchmark in
         for _ in benchmark.scaledIterations {

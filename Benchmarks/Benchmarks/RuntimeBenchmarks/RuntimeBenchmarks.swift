@@ -110,6 +110,25 @@ func unbounded() -> AnalyticsService.Configuration {
     return configuration
 }
 
+/// An order with ten products, each an object of seven properties, one of them PII,
+/// with constraints inside, as the factory of an object type builds it.
+let orderWithTenProducts = AnalyticsEvent(
+    name: "Order Completed",
+    parameters: [
+        "orderID": "3F2A-19C7", "revenue": 199.5, "currency": "EUR",
+        "products": .array((0..<10).map { index in
+            .object([
+                "productID": .string("SKU-\(1000 + index)"), "name": .string("Product \(index)"), "brand": "Acme",
+                "price": .double(19.95), "quantity": .int(1 + index % 3), "position": .int(index + 1),
+                "giftEmail": "ada@example.com",
+            ])
+        }),
+    ],
+    metadata: .init(
+        piiKeys: ["products/giftEmail"],
+        constraints: ["products/price": ParameterConstraint(min: 0), "products/quantity": ParameterConstraint(min: 1)])
+)
+
 /// Three global properties, as a generated `globals:` section would set them.
 func setThreeGlobals(_ analytics: AnalyticsService) {
     analytics.setGlobal(AnalyticsGlobal(name: "theme", value: "dark"))
@@ -143,6 +162,13 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Anna report, caller's thread") { benchmark in
         for _ in benchmark.scaledIterations {
             anna.report(sampleEvent)
+        }
+    }
+
+    // An event with a list of ten objects, beside the scalar event above.
+    Benchmark("Anna report, caller's thread, order with 10 products") { benchmark in
+        for _ in benchmark.scaledIterations {
+            anna.report(orderWithTenProducts)
         }
     }
 
@@ -197,6 +223,16 @@ let benchmarks: @Sendable () -> Void = {
             let analytics = AnalyticsService(providers: threeProviders(), configuration: unbounded())
             setThreeGlobals(analytics)
             for _ in 0..<eventsPerThroughputRun { analytics.report(sampleEvent) }
+            await analytics.flush()
+        }
+    }
+
+    // Orders of ten products end to end: constraints checked inside every object, PII
+    // removed inside them for the providers that may not receive it.
+    Benchmark("Anna throughput, 100,000 orders of 10 products to 3 providers", configuration: throughput) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let analytics = AnalyticsService(providers: threeProviders(), configuration: unbounded())
+            for _ in 0..<eventsPerThroughputRun { analytics.report(orderWithTenProducts) }
             await analytics.flush()
         }
     }

@@ -48,6 +48,8 @@ final class BatchUploader: Sendable {
         var suspended = false
         /// A flush asked for an adoption of ended processes' queues first.
         var adoptRequested = false
+        /// The network path the app reported last, not yet given to the machine.
+        var path: NetworkPath?
     }
 
     /// Whether requests must wait: a purge or a suspension is under way.
@@ -126,7 +128,7 @@ final class BatchUploader: Sendable {
         await queue.purge()
         // Ended processes' queues this one would adopt go too; live processes purge
         // their own when the opt-out reaches them.
-        await shared?.purgeOrphans(configuration: queue.configuration, errorHandler: storageErrorHandler)
+        await shared?.purgeOrphans(own: queue, configuration: queue.configuration, errorHandler: storageErrorHandler)
         if paused {
             inbox.withLock { $0.pauses -= 1 }
             wake.signal()
@@ -147,6 +149,12 @@ final class BatchUploader: Sendable {
             }
             if stopped { continuation.resume(returning: false) } else { wake.signal() }
         }
+    }
+
+    /// The app reported a new network path.
+    func pathChanged(_ path: NetworkPath) {
+        inbox.withLock { $0.path = path }
+        wake.signal()
     }
 
     /// Lets the thread read and send again after ``suspend()``.
@@ -221,14 +229,16 @@ final class BatchUploader: Sendable {
 
     /// Hands what callers left in the inbox to the machine.
     private func takeInbox(into machine: inout Machine, batch: [DurableQueue.Record]) {
-        let (backlog, flushes, stop) = inbox.withLock { inbox in
+        let (backlog, flushes, stop, path) = inbox.withLock { inbox in
             defer {
                 inbox.backlog = nil
                 inbox.newFlushes = []
+                inbox.path = nil
             }
-            return (inbox.backlog, inbox.newFlushes, inbox.stopRequested)
+            return (inbox.backlog, inbox.newFlushes, inbox.stopRequested, inbox.path)
         }
         if let backlog { machine.backlogChanged(backlog) }
+        if let path { perform(machine.pathChanged(path), batch: batch) }
         let now = ContinuousClock.now
         for id in flushes { perform(machine.flushRequested(id: id, now: now), batch: batch) }
         if stop { machine.stopRequested() }
@@ -321,7 +331,10 @@ final class BatchUploader: Sendable {
             }
         }
         defer { shared?.unlockUploads() }
-        let response = transport.send(Data(body)) { task in
+        // Compressed after the batch was cut by its uncompressed size (maxBatchSize),
+        // the limit collectors apply to the JSON.
+        let compressed = configuration.compressesRequests ? Gzip.compress(body) : nil
+        let response = transport.send(Data(compressed ?? body), gzipped: compressed != nil) { task in
             inbox.withLock { inbox in
                 guard !Self.isHeld(inbox) else { return false }
                 inbox.inFlight = task

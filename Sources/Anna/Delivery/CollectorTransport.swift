@@ -46,12 +46,14 @@ final class CollectorTransport: Sendable {
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
-    /// Sends `body`; `nil` when `start` refused to start the task (it resumes it
-    /// itself, under its caller's lock, so a purge can cancel it).
-    func send(_ body: Data, start: (URLSessionTask) -> Bool) -> Response? {
+    /// Sends `body`, gzip-compressed when `gzipped` says so; `nil` when `start` refused
+    /// to start the task (it resumes it itself, under its caller's lock, so a purge can
+    /// cancel it).
+    func send(_ body: Data, gzipped: Bool, start: (URLSessionTask) -> Bool) -> Response? {
         var request = URLRequest(url: endpoint, timeoutInterval: requestTimeout.timeInterval)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if gzipped { request.setValue("gzip", forHTTPHeaderField: "Content-Encoding") }
         request.setValue(authorization, forHTTPHeaderField: "Authorization")
         request.setValue("\(AnalyticsContext.anna.name)/\(AnalyticsContext.anna.version)", forHTTPHeaderField: "User-Agent")
         request.httpBody = body

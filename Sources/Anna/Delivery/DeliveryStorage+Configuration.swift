@@ -33,6 +33,13 @@ extension DeliveryStorage {
         /// waits instead. A batch appended while the buffer is under the bound is
         /// taken whole. 4 MiB by default, at least one record of ``maxRecordSize``.
         public var maxBufferedBytes: Int
+        /// When the queue holds its storage's file locks: ``DeliveryStorage/LockPolicy/whileRunning``
+        /// (an app) by default, ``DeliveryStorage/LockPolicy/aroundIO`` in an app extension.
+        public var lockPolicy: LockPolicy
+        /// How writes are made durable on Apple platforms: ``DeliveryStorage/SyncMode/barrier``
+        /// by default; ``DeliveryStorage/SyncMode/full`` to survive a sudden power loss
+        /// at the cost of a drive-cache flush per write.
+        public var syncMode: SyncMode
 
         /// Creates a configuration.
         /// - Parameters:
@@ -43,6 +50,8 @@ extension DeliveryStorage {
         ///   - maxRecordSize: The largest record taken.
         ///   - writeThreshold: Buffered bytes that start the writer early.
         ///   - maxBufferedBytes: The most bytes waiting in memory for the writer.
+        ///   - lockPolicy: When the queue holds its file locks; `.aroundIO` in an app extension.
+        ///   - syncMode: How writes are made durable on Apple platforms.
         public init(
             syncInterval: Duration = .milliseconds(50),
             maxBytes: Int = 64 << 20,
@@ -50,8 +59,12 @@ extension DeliveryStorage {
             segmentSize: Int = 4 << 20,
             maxRecordSize: Int = 1 << 20,
             writeThreshold: Int = 1 << 20,
-            maxBufferedBytes: Int = 4 << 20
+            maxBufferedBytes: Int = 4 << 20,
+            lockPolicy: LockPolicy = .whileRunning,
+            syncMode: SyncMode = .barrier
         ) {
+            self.lockPolicy = lockPolicy
+            self.syncMode = syncMode
             self.maxBufferedBytes = maxBufferedBytes
             self.syncInterval = syncInterval
             self.maxBytes = maxBytes

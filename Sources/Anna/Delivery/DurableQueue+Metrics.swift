@@ -53,6 +53,10 @@ extension DurableQueue {
         /// Unreadable segments the byte or age cap deleted; their records, unknown,
         /// are not in ``dropped``.
         public var droppedUnreadableSegments = 0
+        /// `fsync`s made (attempted) since the queue opened: of segments, of the
+        /// cursor and age-stamp files, and of the directory. What a trickle of events
+        /// costs the disk.
+        public var syncs = 0
 
         /// Creates empty counts.
         public init() {}

@@ -46,7 +46,8 @@ extension DurableQueue.Writer {
                         case .record(let payload, let recordEnd):
                             if !records.isEmpty && payloadBytes + payload.count > maxBytes { return true }
                             records.append(DurableQueue.Record(
-                                payload: Array(bytes[payload]), segment: segment.id, end: offset + recordEnd))
+                                payload: Array(bytes[payload]), segment: segment.id, end: offset + recordEnd,
+                                generation: generation))
                             payloadBytes += payload.count
                             position = recordEnd
                             if records.count >= maxRecords { return true }
@@ -71,11 +72,14 @@ extension DurableQueue.Writer {
     /// passed segments.
     /// - Returns: How many of `records` were still in the backlog and so removed now;
     ///   records a cap dropped in the meantime were counted there already.
+    ///   Records read from another store (the queue moved since) or that another
+    ///   process acknowledged meanwhile (adopted) are not counted, nor acknowledged again.
     func acknowledge(_ records: ArraySlice<DurableQueue.Record>) -> Int {
-        guard let last = records.last, ensureReady() else { return 0 }
+        guard let last = records.last, ensureReady(), last.generation == generation else { return 0 }
+        let before = cursor
         var counted = 0
         var index = 0
-        for record in records {
+        for record in records where before < Cursor(segment: record.segment, offset: record.end) {
             while index < segments.count && segments[index].id < record.segment { index += 1 }
             if index < segments.count && segments[index].id == record.segment && segments[index].unacknowledged > 0 {
                 segments[index].unacknowledged -= 1
@@ -86,6 +90,7 @@ extension DurableQueue.Writer {
         // The rename must be durable before `acknowledge` returns, or a power loss
         // brings acknowledged records back.
         do {
+            syncs += 2
             try store.storeState(Self.encode(cursor), as: .cursor)
             try store.syncDirectory()
         } catch { reportError(error) }
@@ -104,6 +109,7 @@ extension DurableQueue.Writer {
             state.metrics.acknowledged += counted
             state.metrics.backlog -= counted
             state.metrics.storedBytes = stored
+            state.metrics.syncs = syncs
         }
         return counted
     }

@@ -6,5 +6,7 @@ extension DurableQueue {
         public let payload: [UInt8]
         let segment: UInt64
         let end: Int
+        /// The writer's store when it was read (``DurableQueue/Writer/generation``).
+        var generation: UInt64 = 0
     }
 }

@@ -26,19 +26,16 @@ extension DurableQueue {
             }
         }
 
-        /// Whether the writer may use the storage.
+        /// What the writer knows of the storage. Whether it holds the lock is `lock`'s.
         enum Storage {
-            /// Opened or reacquired: the next operation recovers first.
+            /// Opened, reacquired or changed by another process: the next operation
+            /// recovers first.
             case needsRecovery
             /// Recovered; in use.
             case ready
             /// The directory could not be listed: nothing is written (segment
             /// numbers could collide); every operation retries the listing.
             case unlisted
-            /// ``DurableQueue/releaseLock()``: no descriptor open, appends buffered.
-            case released
-            /// The queue is gone.
-            case closed
         }
 
         /// How often, at most, the age stamps are saved while writing.
@@ -50,7 +47,12 @@ extension DurableQueue {
         let state: LockedState<BufferState>
         private(set) var location: String
         /// A store of its own when the released one was taken meanwhile (shared folders).
-        private let reclaim: (@Sendable () throws -> any SegmentStore)?
+        let reclaim: (@Sendable () throws -> any SegmentStore)?
+        /// When the lock is held, and what taking it back means.
+        var lock: QueueLockStateMachine
+        /// Counts moves to another store; records read from an earlier one are never
+        /// acknowledged in the current one.
+        private(set) var generation: UInt64 = 0
         private let errorHandler: (@Sendable (DurableStorageError) -> Void)?
         var storage = Storage.needsRecovery
         var segments: [Segment] = []
@@ -58,6 +60,8 @@ extension DurableQueue {
         var nextID: UInt64 = 1
         var cursor = Cursor(segment: 0, offset: 0)
         var storedBytes = 0
+        /// `fsync`s of segments, state files and the directory, for ``Metrics/syncs``.
+        var syncs = 0
         var spare: [UInt8] = []
         var clock: AgeClock
         var stampsSavedAt: Int64 = .min
@@ -76,6 +80,7 @@ extension DurableQueue {
         ) {
             self.store = store
             self.reclaim = reclaim
+            lock = QueueLockStateMachine(policy: configuration.lockPolicy)
             self.configuration = configuration
             self.clock = AgeClock(source: clock)
             self.location = location
@@ -87,14 +92,15 @@ extension DurableQueue {
             if let error = error as? DurableStorageError { errorHandler?(error) }
         }
 
-        /// Recovers if needed; `false` when the storage cannot be used now.
+        /// Takes the lock if the policy gave it up, then recovers if needed; `false`
+        /// when the storage cannot be used now.
         func ensureReady() -> Bool {
+            guard holdLock() else { return false }
             switch storage {
             case .ready: return true
             case .needsRecovery, .unlisted:
                 recover()
                 return storage == .ready
-            case .released, .closed: return false
             }
         }
 
@@ -225,13 +231,14 @@ extension DurableQueue {
         /// Writes what is buffered, saves the stamps, closes every descriptor and
         /// gives the lock up. Later appends stay buffered.
         func release() {
-            if storage == .ready {
+            guard lock.isActive else { return }
+            if ensureReady() {
                 writeBuffered()
                 saveStamps(now: clock.now())
             }
             store.releaseLock()
             active = nil
-            if storage != .closed { storage = .released }
+            lock.suspend()
         }
 
         /// Takes the lock again; the next operation recovers from what is on disk,
@@ -239,24 +246,34 @@ extension DurableQueue {
         /// the store meanwhile and the queue can `reclaim`, it moves to a store of its
         /// own: what it buffered is written there.
         func reacquire() throws {
-            guard storage == .released else { return }
+            guard lock.shouldResume() else { return }
             do {
                 try store.acquireLock()
             } catch let error as DurableStorageError where error.isLockConflict {
-                guard let reclaim else { throw error }
-                let claimed = try reclaim()
-                store = claimed
-                if let files = claimed as? FileSegmentStore { location = files.directory.path }
-                // Segment numbers and the cursor belong to the old store.
-                nextID = 1
+                guard reclaim != nil else { throw error }
+                try moveToReclaimedStore()
             }
+            _ = lock.lockTaken(diskMatchesMemory: false)
+            storage = .needsRecovery
+        }
+
+        /// Moves to a store of its own, locked, when the current one is taken.
+        func moveToReclaimedStore() throws {
+            guard let reclaim else { return }
+            let claimed = try reclaim()
+            store.releaseLock()
+            store = claimed
+            if let files = claimed as? FileSegmentStore { location = files.directory.path }
+            generation &+= 1
+            // Segment numbers and the cursor belong to the old store.
+            nextID = 1
             storage = .needsRecovery
         }
 
         /// The queue is being deallocated: write, save, unlock.
         func close() {
             release()
-            storage = .closed
+            lock.close()
         }
     }
 }

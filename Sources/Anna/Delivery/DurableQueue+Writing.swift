@@ -6,7 +6,7 @@ extension DurableQueue.Writer {
     /// Appends what is buffered to the active segment and syncs it. While the lock
     /// is released it leaves the buffer alone; on unlisted storage it refuses it.
     func writeBuffered() {
-        guard storage != .released, storage != .closed else { return }
+        guard lock.isActive else { return }
         let ready = ensureReady()
         var bytes = spare
         let (count, sequence, roomWaiters) = state.withLock { state in
@@ -71,6 +71,7 @@ extension DurableQueue.Writer {
         let offset = segments[index].size
         do {
             try bytes.withUnsafeBytes { try store.write($0, to: id, at: offset) }
+            syncs += 1
             try store.sync(id)
         } catch {
             // Cut the torn tail off; if even that fails, never write behind it again.
@@ -98,6 +99,7 @@ extension DurableQueue.Writer {
             }
         }
         nextID = id &+ 1
+        syncs += 1
         do { try store.syncDirectory() } catch {
             // Records in a file whose name may vanish would not be accepted.
             try? store.remove(id)
@@ -114,6 +116,7 @@ extension DurableQueue.Writer {
             state.metrics.persisted += persisted
             state.metrics.backlog += persisted
             state.metrics.storedBytes = stored
+            state.metrics.syncs = syncs
             state.resolvedSequence = sequence
             var ready: [CheckedContinuation<Void, Never>] = []
             state.waiters.removeAll { waiter in
@@ -176,7 +179,7 @@ extension DurableQueue.Writer {
             return (state.appendedSequence, waiters)
         }
         for waiter in roomWaiters { waiter.resume() }
-        if storage != .released && storage != .closed && ensureReady() {
+        if lock.isActive && ensureReady() {
             purgeStorage()
         } else {
             purgePending = true
@@ -192,6 +195,7 @@ extension DurableQueue.Writer {
         let stored = segments.reduce(0) { $0 + $1.unacknowledged }
         cursor = Cursor(segment: nextID, offset: 0)
         nextID &+= 1
+        syncs += 3
         do {
             try store.storeState(Self.encode(cursor), as: .cursor)
             try store.syncDirectory()
@@ -199,7 +203,10 @@ extension DurableQueue.Writer {
         for segment in segments {
             do { try store.remove(segment.id) } catch { reportError(error) }
         }
-        do { try store.syncDirectory() } catch { reportError(error) }
+        do {
+            try store.syncDirectory()
+            try store.flushDrive()
+        } catch { reportError(error) }
         segments.removeAll()
         storedBytes = 0
         active = nil
@@ -209,6 +216,7 @@ extension DurableQueue.Writer {
             state.metrics.backlog = 0
             state.metrics.storedBytes = 0
             state.metrics.unreadableSegments = 0
+            state.metrics.syncs = syncs
         }
     }
 }

@@ -17,7 +17,10 @@ import Foundation
 /// Opening a directory takes an exclusive lock on it, on the caller's thread (one
 /// `open` and `flock`): a second queue on the same directory, in this process or
 /// another, fails to open. ``releaseLock()`` and ``reacquireLock()`` give it up and
-/// take it back, for an iOS app that is suspended. Recovery runs on the writer: it
+/// take it back, for an iOS app that is suspended. Under
+/// ``DeliveryStorage/LockPolicy/aroundIO`` (an app extension) the writer holds the lock
+/// only for each disk operation and, taking it back, rereads the directory if another
+/// process changed it meanwhile (``QueueLockStateMachine``). Recovery runs on the writer: it
 /// scans every segment, keeps every intact record, skips torn and damaged bytes and
 /// counts them (``Metrics/skippedBytes``), and keeps segments it cannot read yet
 /// (``Metrics/unreadableSegments``), trying them again later. Records leave only
@@ -62,10 +65,10 @@ import Foundation
         var reclaim: (@Sendable () throws -> any SegmentStore)?
         switch storage {
         case .directory(let url):
-            store = FileSegmentStore(directory: url)
+            store = FileSegmentStore(directory: url, syncMode: configuration.syncMode)
             location = url.path
         case .shared(let folder):
-            let shared = SharedDeliveryFolder(folder: folder)
+            let shared = SharedDeliveryFolder(folder: folder, syncMode: configuration.syncMode)
             let claimed = try shared.claim()
             store = claimed
             location = claimed.directory.path
@@ -100,7 +103,7 @@ import Foundation
             store: store, configuration: configuration, clock: clock, location: location, state: state,
             reclaim: reclaim, errorHandler: errorHandler)
         ioQueue.setSpecific(key: onWriterQueue, value: ())
-        ioQueue.async { [writer] in _ = writer.ensureReady() }
+        ioQueue.async { [writer] in writer.operation { _ = $0.ensureReady() } }
     }
 
     /// Writes what is buffered, saves the age stamps and gives the lock up, before
@@ -214,10 +217,10 @@ import Foundation
             }
         }
         if outcome.urgent {
-            ioQueue.async { [writer] in writer.writeBuffered() }
+            ioQueue.async { [writer] in writer.operation { $0.writeBuffered() } }
         } else if outcome.delayed {
             ioQueue.asyncAfter(deadline: .now() + configuration.syncInterval.dispatchInterval) { [writer] in
-                writer.writeBuffered()
+                writer.operation { $0.writeBuffered() }
             }
         }
     }
@@ -234,7 +237,7 @@ import Foundation
                 state.roomWaiters.append(continuation)
                 return false
             }
-            if room { continuation.resume() } else { ioQueue.async { [writer] in writer.writeBuffered() } }
+            if room { continuation.resume() } else { ioQueue.async { [writer] in writer.operation { $0.writeBuffered() } } }
         }
     }
 
@@ -248,7 +251,7 @@ import Foundation
                 state.waiters.append((state.appendedSequence, continuation))
                 return false
             }
-            if done { continuation.resume() } else { ioQueue.async { [writer] in writer.writeBuffered() } }
+            if done { continuation.resume() } else { ioQueue.async { [writer] in writer.operation { $0.writeBuffered() } } }
         }
     }
 
@@ -262,7 +265,7 @@ import Foundation
     /// - Returns: The records in append order, empty when none are persisted and unacknowledged.
     public func read(maxRecords: Int, maxBytes: Int) async -> [Record] {
         await withCheckedContinuation { continuation in
-            ioQueue.async { [writer] in continuation.resume(returning: writer.read(maxRecords: maxRecords, maxBytes: maxBytes)) }
+            ioQueue.async { [writer] in continuation.resume(returning: writer.operation { $0.read(maxRecords: maxRecords, maxBytes: maxBytes) }) }
         }
     }
 
@@ -275,7 +278,7 @@ import Foundation
     @discardableResult
     public func acknowledge(_ records: [Record]) async -> Int {
         await withCheckedContinuation { continuation in
-            ioQueue.async { [writer] in continuation.resume(returning: writer.acknowledge(records[...])) }
+            ioQueue.async { [writer] in continuation.resume(returning: writer.operation { $0.acknowledge(records[...]) }) }
         }
     }
 
@@ -286,7 +289,7 @@ import Foundation
     public func purge() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             ioQueue.async { [writer] in
-                writer.purge()
+                writer.operation { $0.purge() }
                 continuation.resume()
             }
         }
@@ -317,7 +320,7 @@ import Foundation
     ///   another queue took the directory meanwhile; the queue stays released.
     public func reacquireLock() throws {
         try ioQueue.sync { try writer.reacquire() }
-        ioQueue.async { [writer] in writer.writeBuffered() }
+        ioQueue.async { [writer] in writer.operation { $0.writeBuffered() } }
     }
 
     /// What the queue counted so far.
@@ -332,17 +335,23 @@ import Foundation
     // MARK: For the uploader, on its own thread
 
     func readNow(maxRecords: Int, maxBytes: Int) -> [Record] {
-        ioQueue.sync { writer.read(maxRecords: maxRecords, maxBytes: maxBytes) }
+        ioQueue.sync { writer.operation { $0.read(maxRecords: maxRecords, maxBytes: maxBytes) } }
     }
 
     @discardableResult
     func acknowledgeNow(_ records: ArraySlice<Record>) -> Int {
-        ioQueue.sync { writer.acknowledge(records) }
+        ioQueue.sync { writer.operation { $0.acknowledge(records) } }
     }
 
     /// Called on the writer's queue after each write with the backlog.
     func setPersistHandler(_ handler: @escaping @Sendable (Int) -> Void) {
         state.withLock { $0.persistHandler = handler }
+    }
+
+    /// The directory the queue writes to now (it moves when it reclaims a shared
+    /// folder's queue); "memory" for memory. Not from the writer queue.
+    var location: String {
+        ioQueue.sync { writer.location }
     }
 
     /// The most bytes a single read held in memory.
@@ -352,7 +361,7 @@ import Foundation
 
     /// Writes what is buffered now and waits for it, from a thread that may block.
     func syncNow() {
-        ioQueue.sync { writer.writeBuffered() }
+        ioQueue.sync { writer.operation { $0.writeBuffered() } }
     }
 }
 

@@ -14,15 +14,20 @@ import Darwin
 ///
 /// `flock` locks belong to an open file description, so a second queue on the same
 /// directory conflicts whether it is in another process or in this one.
+/// Files get the attributes ``StorageFileAttributes`` decides when they are created;
+/// syncs follow the ``DeliveryStorage/SyncMode``.
+///
 /// Owned by one queue: its writer queue, and the initializer before that.
 final class FileSegmentStore: SegmentStore {
     let directory: URL
+    let syncMode: DeliveryStorage.SyncMode
     private var descriptors: [UInt64: Int32] = [:]
     private var lockDescriptor: Int32 = -1
     private var directoryDescriptor: Int32 = -1
 
-    init(directory: URL) {
+    init(directory: URL, syncMode: DeliveryStorage.SyncMode = .barrier) {
         self.directory = directory
+        self.syncMode = syncMode
     }
 
     deinit {
@@ -49,12 +54,12 @@ final class FileSegmentStore: SegmentStore {
     func acquireLock() throws {
         guard lockDescriptor < 0 else { return }
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try createStorageDirectory(directory, as: .queueDirectory)
         } catch {
             throw DurableStorageError(operation: "creating", path: directory.path, code: EACCES)
         }
         let lockPath = directory.appendingPathComponent("lock").path
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let descriptor = openLockFile(lockPath)
         guard descriptor >= 0 else { throw fail("locking", lockPath) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let error = fail("locking", directory.path)
@@ -137,6 +142,7 @@ final class FileSegmentStore: SegmentStore {
         let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw fail("creating", path) }
         descriptors[id] = descriptor
+        StorageFileAttributes.apply(.segment, to: URL(fileURLWithPath: path))
     }
 
     func write(_ bytes: UnsafeRawBufferPointer, to id: UInt64, at offset: Int) throws {
@@ -155,15 +161,28 @@ final class FileSegmentStore: SegmentStore {
 
     func sync(_ id: UInt64) throws {
         let descriptor = try descriptor(id)
-        try Self.fullSync(descriptor) { fail("syncing", path(id)) }
+        try Self.sync(descriptor, syncMode) { fail("syncing", path(id)) }
     }
 
-    private static func fullSync(_ descriptor: Int32, _ failure: () -> DurableStorageError) throws {
+    /// `fsync`, or on Apple platforms the fcntl of the mode (where `fsync` leaves the
+    /// data in the drive's cache, unordered); `fsync` when the file system refuses it.
+    private static func sync(
+        _ descriptor: Int32, _ mode: DeliveryStorage.SyncMode, _ failure: () -> DurableStorageError
+    ) throws {
         #if canImport(Darwin)
-        // fsync on Apple platforms leaves data in the drive's cache; F_FULLFSYNC does not.
-        if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
+        if fcntl(descriptor, mode == .full ? F_FULLFSYNC : F_BARRIERFSYNC) == 0 { return }
         #endif
         guard fsync(descriptor) == 0 else { throw failure() }
+    }
+
+    func flushDrive() throws {
+        #if canImport(Darwin)
+        // Under `.barrier` what was synced may still be in the drive's cache: a purge
+        // must not come undone by a power loss.
+        guard syncMode == .barrier else { return }
+        try syncDirectory()
+        guard fcntl(directoryDescriptor, F_FULLFSYNC) == 0 else { throw fail("syncing", directory.path) }
+        #endif
     }
 
     func truncate(_ id: UInt64, to size: Int) throws {
@@ -210,9 +229,10 @@ final class FileSegmentStore: SegmentStore {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw fail("writing", temporary) }
         defer { close(descriptor) }
+        StorageFileAttributes.apply(.queueState, to: URL(fileURLWithPath: temporary))
         let written = bytes.withUnsafeBytes { writeAll(descriptor, $0) }
         guard written == bytes.count else { throw fail("writing", temporary) }
-        try Self.fullSync(descriptor) { fail("writing", temporary) }
+        if file.isDurable { try Self.sync(descriptor, syncMode) { fail("writing", temporary) } }
         guard rename(temporary, final) == 0 else { throw fail("renaming", temporary) }
     }
 }

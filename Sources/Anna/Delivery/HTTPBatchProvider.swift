@@ -40,7 +40,9 @@ import Foundation
 /// same directory fails with ``DeliveryError/storageLocked(_:)``. An app and its
 /// extensions share a folder with ``DeliveryStorage/shared(_:)``: each process
 /// writes its own queue there, one uploads at a time, and the queues of processes
-/// that ended are adopted and delivered by a live one.
+/// that ended are adopted and delivered by a live one. An app extension, which may be
+/// suspended without warning, sets `configuration.queue.lockPolicy` to
+/// ``DeliveryStorage/LockPolicy/aroundIO`` so that it holds no lock while idle.
 ///
 /// It takes every call of the Segment spec (``ProviderOptions/receivedKinds`` holds
 /// every ``AnalyticsEnvelope/Kind``) and sends each in its own format: `track`,
@@ -108,7 +110,11 @@ public final class HTTPBatchProvider: AnalyticsProvider {
         let counters = LockedState(Metrics())
         self.counters = counters
         var shared: SharedDeliveryFolder?
-        if case .shared(let folder) = storage { shared = SharedDeliveryFolder(folder: folder) }
+        if case .shared(let folder) = storage {
+            shared = SharedDeliveryFolder(
+                folder: folder, lockPolicy: configuration.queue.lockPolicy,
+                uploadLease: configuration.requestTimeout + .seconds(1), syncMode: configuration.queue.syncMode)
+        }
         uploader = BatchUploader(
             endpoint: endpoint, writeKey: writeKey, queue: queue, configuration: configuration, counters: counters,
             shared: shared)
@@ -137,17 +143,42 @@ public final class HTTPBatchProvider: AnalyticsProvider {
 
     // MARK: AnalyticsProvider
 
-    /// Encodes the events and appends them to the durable queue; returns without
-    /// waiting for the disk, once the queue's buffer has room (the queue's `waitForRoom()`).
+    /// Envelopes encoded at a time by ``receive(_:)``: about 500 KB of Segment JSON.
+    /// A burst handed over at once is encoded chunk by chunk as the writer makes room,
+    /// so its encoded copy never waits in memory beside the envelopes whole.
+    static let receiveChunk = 1_000
+
+    /// Encodes the events and appends them to the durable queue, a chunk at a time;
+    /// returns without waiting for the disk, once the queue's buffer has room for the
+    /// last chunk (the queue's `waitForRoom()`).
     /// - Parameter batch: Events in report order.
     public func receive(_ batch: [AnalyticsEnvelope]) async throws {
         var tooLarge = 0
-        var records = DurableQueue.Batch(reservingCapacity: batch.count * 480)
+        var records = DurableQueue.Batch(reservingCapacity: min(batch.count, Self.receiveChunk) * 480)
+        var start = batch.startIndex
+        while start < batch.endIndex {
+            let end = min(start + Self.receiveChunk, batch.endIndex)
+            tooLarge += encode(batch[start..<end], into: &records)
+            // One lock and, when the writer's buffer is empty, no copy for the chunk.
+            await queue.waitForRoom()
+            queue.append(&records)
+            start = end
+        }
+        counters.withLock { metrics in
+            metrics.queued += batch.count - tooLarge
+            if tooLarge > 0 { metrics.dropped[.tooLarge, default: 0] += tooLarge }
+        }
+        if tooLarge > 0 { configuration.errorHandler?(.dropped(events: tooLarge, reason: .tooLarge)) }
+    }
+
+    /// Encodes envelopes as framed records; returns how many were too large to keep.
+    private func encode(_ envelopes: ArraySlice<AnalyticsEnvelope>, into records: inout DurableQueue.Batch) -> Int {
         encoder.withLock { encoder in
+            var tooLarge = 0
             var bytes: [UInt8] = []
             bytes.reserveCapacity(1024)
             let limit = min(configuration.maxEventSize, queue.configuration.maxRecordSize)
-            for envelope in batch {
+            for envelope in envelopes {
                 bytes.removeAll(keepingCapacity: true)
                 encoder.encode(envelope, into: &bytes)
                 if bytes.count > limit {
@@ -156,15 +187,8 @@ public final class HTTPBatchProvider: AnalyticsProvider {
                     bytes.withUnsafeBytes { records.append($0) }
                 }
             }
+            return tooLarge
         }
-        // One lock and, when the writer's buffer is empty, no copy for the whole batch.
-        await queue.waitForRoom()
-        queue.append(&records)
-        counters.withLock { metrics in
-            metrics.queued += batch.count - tooLarge
-            if tooLarge > 0 { metrics.dropped[.tooLarge, default: 0] += tooLarge }
-        }
-        if tooLarge > 0 { configuration.errorHandler?(.dropped(events: tooLarge, reason: .tooLarge)) }
     }
 
     /// Persists what was received, then waits for an upload round that started after
@@ -202,6 +226,21 @@ public final class HTTPBatchProvider: AnalyticsProvider {
             await uploader.stop()
         }
         await queue.releaseLock()
+    }
+
+    // MARK: Network path
+
+    /// Tells the uploader what the device's network offers. While the path is
+    /// unreachable it makes no request (a flush returns once what it received is
+    /// persisted, as while backing off); as soon as a path returns it uploads what
+    /// is due, without waiting out a backoff that the outage's failed attempts began
+    /// (one a collector asked for with 429 or 5xx stands). On an expensive or
+    /// constrained path, ``Configuration/maxBacklogOnExpensivePath`` holds larger
+    /// backlogs. The path is ``NetworkPath/reachable`` until this is called. On Apple
+    /// platforms AnnaApple's `NetworkPathMonitor` calls it with `NWPathMonitor`'s updates.
+    /// - Parameter path: The current path.
+    public func networkPathChanged(_ path: NetworkPath) {
+        uploader.pathChanged(path)
     }
 
     // MARK: Suspension
@@ -270,6 +309,9 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     public func waitUntilPersisted() async {
         await queue.waitUntilPersisted()
     }
+
+    /// What the provider's queue counted since it opened: its `fsync`s among them.
+    @_spi(DurableQueue) public var queueMetrics: DurableQueue.Metrics { queue.metrics }
 
     /// What the provider counted since it started.
     public var metrics: Metrics {

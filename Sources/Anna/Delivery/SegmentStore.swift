@@ -37,9 +37,18 @@ protocol SegmentStore: AnyObject {
     func remove(_ id: UInt64) throws
     /// A small state file's contents, if it exists and can be read.
     func loadState(_ file: StateFile) -> [UInt8]?
-    /// Replaces a small state file atomically (a synced temporary file renamed over
-    /// it); the rename is durable after the next ``syncDirectory()``.
+    /// Replaces a small state file atomically (a temporary file renamed over it),
+    /// its contents synced first when the file ``StateFile/isDurable``; the rename is
+    /// durable after the next ``syncDirectory()``.
     func storeState(_ bytes: [UInt8], as file: StateFile) throws
+    /// Makes everything synced so far survive a power loss, where syncs only order
+    /// writes (``DeliveryStorage/SyncMode/barrier`` on Apple platforms): for a purge.
+    func flushDrive() throws
+}
+
+extension SegmentStore {
+    /// Syncs are durable already.
+    func flushDrive() throws {}
 }
 
 /// The queue's small files beside the segments.
@@ -48,4 +57,10 @@ enum StateFile: String, CaseIterable {
     case cursor
     /// The newest record's age stamp per segment, in queue-clock time.
     case stamps
+
+    /// Whether its contents are synced before the rename. The cursor's are: a lost
+    /// cursor sends acknowledged events again. The stamps' are not: a lost or empty
+    /// file only makes segments younger at the next open, and saving them every few
+    /// seconds while events trickle in would cost an `fsync` each time.
+    var isDurable: Bool { self == .cursor }
 }

@@ -30,6 +30,12 @@ import Darwin
 /// starting process just created holds its lock for that moment, and the starting
 /// process claims the next number (no event is lost, but a queue is left over).
 ///
+/// Under ``DeliveryStorage/LockPolicy/aroundIO`` (an app extension) the uploader
+/// holds the `flock` on `upload.lock` only to read and write an ``UploadLease`` in it,
+/// and sends under the lease; a process that takes the `flock` also honours a live
+/// lease of another process. Adopted queues are held for the whole adoption whatever
+/// the policy.
+///
 /// Threads: `claim` runs on the caller's thread; adoption and the upload lock
 /// belong to the uploader thread (and to `purge`, while the uploader is paused).
 final class SharedDeliveryFolder: @unchecked Sendable {
@@ -39,12 +45,25 @@ final class SharedDeliveryFolder: @unchecked Sendable {
     private let uploadLockPath: String
     /// The open `upload.lock`, or -1; the uploader thread's alone (see above).
     private var uploadDescriptor: Int32 = -1
+    /// Whether this process wrote the lease in `upload.lock` (`.aroundIO`); the uploader thread's.
+    private var holdsLease = false
+    private let lockPolicy: DeliveryStorage.LockPolicy
+    private let syncMode: DeliveryStorage.SyncMode
+    /// How long an upload lease lasts: a request's deadline and a margin.
+    private let uploadLease: Duration
 
     /// The most queues of one process name tried before giving up.
     static let maxQueuesPerProcess = 1000
 
-    init(folder: URL, process: String = ProcessInfo.processInfo.processName) {
+    init(
+        folder: URL, process: String = ProcessInfo.processInfo.processName,
+        lockPolicy: DeliveryStorage.LockPolicy = .whileRunning, uploadLease: Duration = .seconds(16),
+        syncMode: DeliveryStorage.SyncMode = .barrier
+    ) {
         self.folder = folder
+        self.syncMode = syncMode
+        self.lockPolicy = lockPolicy
+        self.uploadLease = uploadLease
         queues = folder.appendingPathComponent("queues", isDirectory: true)
         self.process = Self.safeName(process)
         uploadLockPath = folder.appendingPathComponent("upload.lock").path
@@ -61,7 +80,7 @@ final class SharedDeliveryFolder: @unchecked Sendable {
     /// Runs `body` holding `claim.lock`, or without it once ``claimLockWait`` passed.
     func withClaimLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let descriptor = openFile(claimLockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let descriptor = openLockFile(claimLockPath)
         defer { if descriptor >= 0 { close(descriptor) } }
         if descriptor >= 0 {
             let clock = ContinuousClock()
@@ -88,8 +107,10 @@ final class SharedDeliveryFolder: @unchecked Sendable {
     /// - Throws: ``DurableStorageError`` when the folder cannot be created or locked
     ///   for another reason than a conflict, or when every queue name is taken.
     func claim() throws -> FileSegmentStore {
+        try? createStorageDirectory(queues, as: .sharedQueues)
         for number in 1...Self.maxQueuesPerProcess {
-            let store = FileSegmentStore(directory: queues.appendingPathComponent("\(process).\(number)", isDirectory: true))
+            let store = FileSegmentStore(
+                directory: queues.appendingPathComponent("\(process).\(number)", isDirectory: true), syncMode: syncMode)
             do {
                 try withClaimLock { try store.acquireLock() }
                 return store
@@ -128,7 +149,12 @@ final class SharedDeliveryFolder: @unchecked Sendable {
         var adoption = Adoption()
         for directory in queueDirectories() {
             if shouldStop() { break }
-            guard let orphan = open(directory, configuration: configuration, errorHandler: errorHandler) else { continue }
+            // Under `.aroundIO` the target's own queue is free between its operations:
+            // checked again once locked, as the target may have moved there meanwhile.
+            if directory.path == target.location { continue }
+            guard let orphan = open(directory, configuration: configuration, errorHandler: errorHandler),
+                directory.path != target.location
+            else { continue }
             adoption.queues += 1
             while !shouldStop() {
                 let records = orphan.readNow(maxRecords: 500, maxBytes: 1 << 20)
@@ -152,11 +178,15 @@ final class SharedDeliveryFolder: @unchecked Sendable {
     }
 
     /// Deletes the records of every queue no live process holds (the user opted out).
+    /// `own` is the caller's queue, which purges itself.
     func purgeOrphans(
-        configuration: DeliveryStorage.Configuration, errorHandler: (@Sendable (DurableStorageError) -> Void)?
+        own: DurableQueue, configuration: DeliveryStorage.Configuration,
+        errorHandler: (@Sendable (DurableStorageError) -> Void)?
     ) async {
-        for directory in queueDirectories() {
-            guard let orphan = open(directory, configuration: configuration, errorHandler: errorHandler) else { continue }
+        for directory in queueDirectories() where directory.path != own.location {
+            guard let orphan = open(directory, configuration: configuration, errorHandler: errorHandler),
+                directory.path != own.location
+            else { continue }
             await orphan.purge()
         }
     }
@@ -169,36 +199,65 @@ final class SharedDeliveryFolder: @unchecked Sendable {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
         else { return nil }
-        let store = FileSegmentStore(directory: directory)
+        let store = FileSegmentStore(directory: directory, syncMode: syncMode)
         guard (try? withClaimLock({ try store.acquireLock() })) != nil else { return nil }
+        // Held for the whole adoption: its records are read, then acknowledged.
+        var configuration = configuration
+        configuration.lockPolicy = .whileRunning
         return try? DurableQueue(
             store: store, configuration: configuration, location: directory.path, errorHandler: errorHandler)
     }
 
     // MARK: Upload lock
 
-    /// Takes `upload.lock` without waiting; `false` when another process holds it.
-    /// Nothing stays open when it fails, so a process suspended between two tries
-    /// holds nothing.
+    /// Takes `upload.lock` without waiting; `false` when another process holds it
+    /// (its `flock`, or a live lease). Nothing stays open when it fails, so a process
+    /// suspended between two tries holds nothing. Under `.aroundIO` nothing stays open
+    /// when it succeeds either: the lease stands for the lock.
     func tryLockUploads() -> Bool {
-        guard uploadDescriptor < 0 else { return true }
-        let descriptor = openFile(uploadLockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard uploadDescriptor < 0, !holdsLease else { return true }
+        let descriptor = openLockFile(uploadLockPath)
         // Without a lock file uploading is still correct, only not one process at a time.
         guard descriptor >= 0 else { return true }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        let now = UploadLease.now()
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0,
+            UploadLease.read(descriptor)?.blocks(process: getpid(), now: now, longest: uploadLease) != true
+        else {
             close(descriptor)
             return false
         }
-        uploadDescriptor = descriptor
+        switch lockPolicy {
+        case .whileRunning:
+            uploadDescriptor = descriptor
+        case .aroundIO:
+            let expiry = now &+ UInt64(clamping: uploadLease.saturatingNanoseconds)
+            UploadLease.write(UploadLease(process: getpid(), expiry: expiry), to: descriptor)
+            close(descriptor)
+            holdsLease = true
+        }
         return true
     }
 
     /// Gives `upload.lock` up: closing the only descriptor of its open file
-    /// description releases the lock.
+    /// description releases the `flock`; a lease of this process is erased (under the
+    /// `flock`, waited for briefly; left to expire if it cannot be had).
     func unlockUploads() {
-        guard uploadDescriptor >= 0 else { return }
-        close(uploadDescriptor)
-        uploadDescriptor = -1
+        if uploadDescriptor >= 0 {
+            close(uploadDescriptor)
+            uploadDescriptor = -1
+        }
+        guard holdsLease else { return }
+        holdsLease = false
+        let descriptor = openFile(uploadLockPath, O_RDWR | O_CLOEXEC, 0)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        for _ in 0..<20 {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+                if UploadLease.read(descriptor)?.process == getpid() { UploadLease.write(nil, to: descriptor) }
+                return
+            }
+            usleep(1_000)
+        }
     }
 }
 

@@ -139,6 +139,11 @@ struct TrackingAPIEncoder {
                 self.value(element, into: &out)
             }
             out.append(UInt8(ascii: "]"))
+        case .object(let fields):
+            // Nested JSON, as Segment's spec sends `products` and `address`.
+            out.append(UInt8(ascii: "{"))
+            self.fields(fields, into: &out)
+            out.append(UInt8(ascii: "}"))
         }
     }
 

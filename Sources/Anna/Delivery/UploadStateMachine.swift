@@ -13,6 +13,12 @@ import Foundation
 /// it or the batch ends; a run of ``Configuration/maxRejectedInARow`` single events
 /// answered 400 means the collector rejects everything: keep them all, back off.
 ///
+/// The network path is an input too: while it is unreachable no round starts and a
+/// round under way ends after its request; when a path returns, a backoff that
+/// attempts reaching no server began (the outage's) ends at once. On an expensive or
+/// constrained path, ``Configuration/maxBacklogOnExpensivePath`` holds rounds while a
+/// larger backlog waits.
+///
 /// Time is `ContinuousClock.Instant` only, so a wall clock set back or forward
 /// cannot stall or hurry an upload.
 ///
@@ -30,6 +36,7 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
         var maxRetryDelay: Duration
         var maxRetryAfter: Duration
         var maxRejectedInARow: Int
+        var maxBacklogOnExpensivePath: Int?
 
         init(_ configuration: HTTPBatchProvider.Configuration) {
             flushAt = configuration.flushAt
@@ -41,6 +48,7 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
             maxRetryDelay = configuration.maxRetryDelay
             maxRetryAfter = configuration.maxRetryAfter
             maxRejectedInARow = max(1, configuration.maxRejectedInARow)
+            maxBacklogOnExpensivePath = configuration.maxBacklogOnExpensivePath.map { max(0, $0) }
         }
     }
 
@@ -106,6 +114,11 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
     private var backlog = 0
     private var lastRoundEnd: Instant
     private var backoffUntil: Instant?
+    /// The backoff under way began with an attempt that reached no server (no
+    /// connection, a timeout): a network path that returns or changes ends it.
+    private var backoffIsOutage = false
+    /// The network path the app reported; reachable until it says otherwise.
+    private(set) var path = NetworkPath.reachable
     /// Consecutive failed attempts: the backoff doubles with each.
     private(set) var failures = 0
     /// Consecutive single events answered 400; any 2xx resets it.
@@ -139,16 +152,42 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
     }
 
     /// `flush()` was called: its waiter is resumed after a round that starts now or
-    /// later ends, at once while backing off or stopped.
+    /// later ends, at once while backing off, held by the network path, or stopped.
     mutating func flushRequested(id: UInt64, now: Instant) -> [Effect] {
         if case .finished = phase { return [.resumeFlushWaiters([id])] }
         if let backoffUntil, now < backoffUntil { return [.resumeFlushWaiters([id])] }
+        if isHeldByPath { return [.resumeFlushWaiters([id])] }
         flushWaiters.append((id, roundsStarted))
         return []
     }
 
+    /// The network path changed. Unreachable: no round starts, a round under way
+    /// ends after the request in flight, flush waiters return. Reachable again (or
+    /// another path): a backoff the outage began ends, so the next round starts at
+    /// once if one is due; a backoff a server asked for (429, 5xx) stands.
+    mutating func pathChanged(_ newPath: NetworkPath) -> [Effect] {
+        guard newPath != path else { return [] }
+        path = newPath
+        if newPath.isReachable && backoffIsOutage && backoffUntil != nil {
+            backoffUntil = nil
+            backoffIsOutage = false
+            failures = 0
+        }
+        guard isHeldByPath, !flushWaiters.isEmpty else { return [] }
+        defer { flushWaiters = [] }
+        return [.resumeFlushWaiters(flushWaiters.map(\.id))]
+    }
+
+    /// No round may start: the path is unreachable, or expensive or constrained with
+    /// more than ``Configuration/maxBacklogOnExpensivePath`` events waiting.
+    private var isHeldByPath: Bool {
+        if !path.isReachable { return true }
+        guard path.isCostly, let limit = configuration.maxBacklogOnExpensivePath else { return false }
+        return backlog > limit
+    }
+
     /// `stop()` was called: finish after a round that starts now or later, at once
-    /// while backing off.
+    /// while backing off or held by the network path.
     mutating func stopRequested() {
         if stopAfterRound == nil { stopAfterRound = roundsStarted + 1 }
     }
@@ -213,7 +252,9 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
             return fail(.retrying(status: status, message: message, delay: delay.timeInterval), delay: delay, now: now)
         case .failed(let status, let message, let retryAfter):
             let delay = backoff(retryAfter: retryAfter)
-            return fail(.retrying(status: status, message: message, delay: delay.timeInterval), delay: delay, now: now)
+            return fail(
+                .retrying(status: status, message: message, delay: delay.timeInterval), delay: delay, now: now,
+                outage: status == nil)
         }
         if batch.pending.isEmpty {
             // The batch is done: drop what is held, then read on.
@@ -232,6 +273,13 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
         switch phase {
         case .finished:
             return .finish
+        case .reading where !path.isReachable, .sending where !path.isReachable:
+            // The path went away: end the round; what was read stays queued, unacknowledged.
+            phase = .idle
+            roundsEnded = roundsStarted
+            lastRoundEnd = now
+            roundWanted = true
+            return next(now: now)
         case .reading:
             return .read(maxRecords: configuration.maxBatchCount, maxBytes: configuration.maxBatchBytes)
         case .sending(let batch):
@@ -241,6 +289,15 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
             }
             return .send(range)
         case .idle:
+            if isHeldByPath {
+                // No attempt without a path: the events stay for the next start, and
+                // only an input (a new path, a backlog, a stop) wakes the driver.
+                if stopAfterRound != nil {
+                    phase = .finished
+                    return .finish
+                }
+                return .wait(until: nil)
+            }
             if let backoffUntil, now < backoffUntil {
                 // No last attempt while backing off: the events stay for the next start.
                 if stopAfterRound != nil {
@@ -302,12 +359,14 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
         return covered.isEmpty ? [] : [.resumeFlushWaiters(covered.map(\.id))]
     }
 
-    /// An attempt failed: keep what was not acknowledged, back off, release flush waiters.
-    private mutating func fail(_ report: DeliveryError, delay: Duration, now: Instant) -> [Effect] {
+    /// An attempt failed: keep what was not acknowledged, back off, release flush
+    /// waiters. `outage`: the attempt reached no server.
+    private mutating func fail(_ report: DeliveryError, delay: Duration, now: Instant, outage: Bool = false) -> [Effect] {
         phase = .idle
         roundsEnded = roundsStarted
         lastRoundEnd = now
         backoffUntil = now + delay
+        backoffIsOutage = outage
         roundWanted = true
         var effects: [Effect] = [.report(report), .countRetry]
         if !flushWaiters.isEmpty {

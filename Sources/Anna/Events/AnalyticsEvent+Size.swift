@@ -9,6 +9,7 @@ extension AnalyticsEvent {
             switch value {
             case .string(let text): total += text.utf8.count
             case .array(let elements): total += elements.approximateByteCount
+            case .object(let fields): total += fields.approximateByteCount
             case .url, .int, .double, .bool, .date, .uuid: break
             }
         }
@@ -23,8 +24,27 @@ extension [AnalyticsValue] {
             switch element {
             case .string(let text): total + text.utf8.count
             case .array(let elements): total + elements.approximateByteCount
+            case .object(let fields): total + fields.approximateByteCount
             default: total
             }
         }
+    }
+}
+
+extension [String: AnalyticsValue] {
+    /// An object's fields, as ``AnalyticsEvent/approximateByteCount`` counts them: a
+    /// dictionary's fixed cost, and per field what an event's parameter costs.
+    fileprivate var approximateByteCount: Int {
+        var total = 48 + 64 * count
+        for (key, value) in self {
+            total += key.utf8.count
+            switch value {
+            case .string(let text): total += text.utf8.count
+            case .array(let elements): total += elements.approximateByteCount
+            case .object(let fields): total += fields.approximateByteCount
+            case .url, .int, .double, .bool, .date, .uuid: break
+            }
+        }
+        return total
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// what was encoded.
 extension AnalyticsValue: Codable {
     private enum CodingKeys: String, CodingKey {
-        case string, int, double, bool, date, url, uuid, array
+        case string, int, double, bool, date, url, uuid, array, object
     }
 
     /// Decodes a value written by ``encode(to:)``.
@@ -15,7 +15,7 @@ extension AnalyticsValue: Codable {
         guard container.allKeys.count == 1, let key = container.allKeys.first else {
             throw DecodingError.dataCorrupted(.init(
                 codingPath: container.codingPath,
-                debugDescription: "An AnalyticsValue is an object with exactly one of the keys string, int, double, bool, date, url, uuid, array."
+                debugDescription: "An AnalyticsValue is an object with exactly one of the keys string, int, double, bool, date, url, uuid, array, object."
             ))
         }
         switch key {
@@ -27,6 +27,7 @@ extension AnalyticsValue: Codable {
         case .url: self = .url(try container.decode(URL.self, forKey: key))
         case .uuid: self = .uuid(try container.decode(UUID.self, forKey: key))
         case .array: self = .array(try container.decode([AnalyticsValue].self, forKey: key))
+        case .object: self = .object(try container.decode([String: AnalyticsValue].self, forKey: key))
         }
     }
 
@@ -42,6 +43,7 @@ extension AnalyticsValue: Codable {
         case .url(let value): try container.encode(value, forKey: .url)
         case .uuid(let value): try container.encode(value, forKey: .uuid)
         case .array(let value): try container.encode(value, forKey: .array)
+        case .object(let value): try container.encode(value, forKey: .object)
         }
     }
 }

@@ -23,11 +23,15 @@ public enum AnalyticsValue: Sendable, Hashable {
     case uuid(UUID)
     /// An ordered list of values.
     case array([AnalyticsValue])
+    /// Named values: a value of an object type a spec declares under `types:` with
+    /// `properties:`, e.g. a product. A list of objects is an ``array(_:)`` of these.
+    case object([String: AnalyticsValue])
 }
 
 extension AnalyticsValue: CustomStringConvertible {
     /// The value as a provider that only takes text would show it: ISO 8601 dates,
-    /// absolute URLs, uppercase UUIDs and comma-separated arrays.
+    /// absolute URLs, uppercase UUIDs, comma-separated arrays, and objects as
+    /// `{key: value, …}` sorted by key.
     public var description: String {
         switch self {
         case .string(let value): value
@@ -38,6 +42,8 @@ extension AnalyticsValue: CustomStringConvertible {
         case .url(let value): value.absoluteString
         case .uuid(let value): value.uuidString
         case .array(let values): values.map(\.description).joined(separator: ",")
+        case .object(let fields):
+            "{" + fields.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
         }
     }
 }

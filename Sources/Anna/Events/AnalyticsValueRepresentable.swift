@@ -110,6 +110,7 @@ extension AnalyticsValue {
         case .url: "a url"
         case .uuid: "a uuid"
         case .array: "an array"
+        case .object: "an object"
         }
     }
 }

@@ -145,6 +145,7 @@ public final class FileIdentityStore: IdentityStore {
         let temporary = file + ".\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw failure("creating", temporary) }
+        StorageFileAttributes.apply(.identity, to: URL(fileURLWithPath: temporary))
         let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         guard written == data.count, fsync(descriptor) == 0 else {
             let error = failure("writing", temporary)
@@ -168,11 +169,11 @@ public final class FileIdentityStore: IdentityStore {
     /// Runs `body` holding the exclusive lock on `identity.lock`, creating the directory if needed.
     private func withLock<T>(_ body: () throws -> T) throws -> T {
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try createStorageDirectory(directory, as: .identityDirectory)
         } catch {
             throw IdentityStoreError(path: directory.path, reason: "the directory cannot be created: \(error)")
         }
-        let descriptor = open(lockFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let descriptor = openLockFile(lockFile)
         guard descriptor >= 0 else { throw failure("opening", lockFile) }
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {

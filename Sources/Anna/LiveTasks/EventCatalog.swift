@@ -94,6 +94,8 @@ public struct ParameterDescriptor: Sendable {
         case string, int, double, bool, date, url, uuid
         /// A string-backed enum: one of ``ParameterDescriptor/enumValues``.
         case enumeration = "enum"
+        /// A value of an object type: a generated struct, sent as an object.
+        case object
     }
 
     /// The key sent to providers.
@@ -126,10 +128,14 @@ public struct ParameterDescriptor: Sendable {
     /// Whether a value converts to the parameter's Swift type.
     public func accepts(_ value: AnalyticsValue) -> Bool { check.accepts(value) }
 
-    /// `int`, `[string]?`, `enum ProductCategory`: the type as errors show it.
+    /// `int`, `[string]?`, `ProductCategory`, `[Product]`: the type as errors show it.
     public var typeDescription: String {
-        var text = kind == .enumeration ? typeName : kind.rawValue
-        if isArray { text = "[\(text)]" }
+        var text = kind == .enumeration || kind == .object ? typeName : kind.rawValue
+        if isArray {
+            // The Swift type of an array parameter is the array: `Array<Product>`.
+            if text.hasPrefix("Array<"), text.hasSuffix(">") { text = String(text.dropFirst(6).dropLast()) }
+            text = "[\(text)]"
+        }
         return isOptional ? text + "?" : text
     }
 }

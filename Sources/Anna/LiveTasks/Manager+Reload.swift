@@ -86,7 +86,16 @@ extension Manager {
         do {
             return try TaskInterpreter.taskSet(named: catalog.name, from: result.tasks, catalog: catalog)
         } catch {
-            throw TaskReloadError(path: path, message: "\(path): error: the tasks were not reloaded:\n\(error)")
+            // One `path:line:column: error:` line a problem, at the key it is about (the
+            // name an unknown event is reported by, the parameter…), so Xcode and
+            // terminals place it.
+            let lines = error.problems.map { problem in
+                let places = problem.task < result.places.count ? result.places[problem.task] : [:]
+                let place = problem.key.flatMap { places[$0] ?? places[String($0.prefix { $0 != "." })] } ?? places["-"]
+                let location = place.map { "\(path):\($0.line):\($0.column)" } ?? path
+                return "\(location): error: the tasks were not reloaded: \(problem.message)"
+            }
+            throw TaskReloadError(path: path, message: lines.joined(separator: "\n"))
         }
     }
 }

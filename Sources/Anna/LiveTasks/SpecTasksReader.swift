@@ -29,6 +29,15 @@ public enum SpecTasksReader {
         public var namespace: String?
         /// The tasks, in file order.
         public var tasks: [TaskDescription]
+        /// For each task, where its keys are written (`match`, `report`, `with`,
+        /// `with.<parameter>`, and `-` for the task itself), for located errors.
+        var places: [[String: Place]] = []
+    }
+
+    /// A 1-based line and column in the spec.
+    struct Place: Sendable, Hashable {
+        var line: Int
+        var column: Int
     }
 
     private struct Line {
@@ -54,6 +63,7 @@ public enum SpecTasksReader {
         }
         var namespace: String?
         var tasks: [TaskDescription] = []
+        var places: [[String: Place]] = []
         var position = 0
         while position < lines.count {
             let line = lines[position]
@@ -65,17 +75,20 @@ public enum SpecTasksReader {
                 let start = position
                 // The section: deeper lines, or a sequence at the key's own column.
                 while position < lines.count, lines[position].indent > 0 || lines[position].text.hasPrefix("- ") { position += 1 }
-                tasks = try readTasks(Array(lines[start..<position]), file: file, fileName: fileName)
+                (tasks, places) = try readTasks(Array(lines[start..<position]), file: file, fileName: fileName)
             }
         }
-        return Result(namespace: namespace, tasks: tasks)
+        return Result(namespace: namespace, tasks: tasks, places: places)
     }
 
     /// The items of `tasks:`: `- match: …` with `report:` and `with:` under it.
-    private static func readTasks(_ lines: [Line], file: String, fileName: String) throws(Failure) -> [TaskDescription] {
-        guard let first = lines.first else { return [] }
+    private static func readTasks(
+        _ lines: [Line], file: String, fileName: String
+    ) throws(Failure) -> ([TaskDescription], [[String: Place]]) {
+        guard let first = lines.first else { return ([], []) }
         let itemIndent = first.indent
         var tasks: [TaskDescription] = []
+        var places: [[String: Place]] = []
         var position = 0
         while position < lines.count {
             let line = lines[position]
@@ -110,20 +123,24 @@ public enum SpecTasksReader {
                 entry = lines[position]
                 position += 1
             }
-            tasks.append(try task(fields, at: line, keyIndent: keyIndent, file: file, fileName: fileName))
+            let (task, taskPlaces) = try task(fields, at: line, keyIndent: keyIndent, file: file, fileName: fileName)
+            tasks.append(task)
+            places.append(taskPlaces)
         }
-        return tasks
+        return (tasks, places)
     }
 
     private static func task(
         _ fields: [(key: String, value: Substring, line: Line, column: Int, children: [Line])], at item: Line, keyIndent: Int,
         file: String, fileName: String
-    ) throws(Failure) -> TaskDescription {
+    ) throws(Failure) -> (TaskDescription, [String: Place]) {
         var match: [String] = []
         var report = ""
         var with: [String: TaskDescription.Value] = [:]
+        var places = ["-": Place(line: item.number, column: keyIndent + 1)]
         for field in fields {
             let inline = field.value.trimmingCharacters(in: .whitespaces)
+            places[field.key] = Place(line: field.line.number, column: inline.isEmpty ? field.line.indent + 1 : field.column)
             switch field.key {
             case "match":
                 if inline.isEmpty {
@@ -145,12 +162,14 @@ public enum SpecTasksReader {
                     for child in field.children {
                         guard let colon = keyColon(child.text) else { throw Failure(file: file, line: child.number, column: child.indent + 1, message: "expected 'parameter: value' under 'with:'") }
                         let key = String(child.text[..<colon])
+                        places["with.\(key)"] = Place(line: child.number, column: child.indent + 1)
                         with[key] = try value(child.text[child.text.index(after: colon)...], line: child, column: child.indent + key.count + 3, file: file)
                     }
                 } else if inline.hasPrefix("{") {
                     for item in try flowItems(Substring(inline), line: field.line, column: field.column, file: file) {
                         guard let colon = keyColon(item.text) else { throw Failure(file: file, line: field.line.number, column: item.column, message: "expected 'parameter: value' in '{…}'") }
                         let key = String(item.text[..<colon]).trimmingCharacters(in: .whitespaces)
+                        places["with.\(key)"] = Place(line: field.line.number, column: item.column)
                         with[key] = try value(item.text[item.text.index(after: colon)...], line: field.line, column: item.column + key.count + 2, file: file)
                     }
                 } else {
@@ -160,7 +179,7 @@ public enum SpecTasksReader {
                 throw Failure(file: file, line: field.line.number, column: field.line.indent + 1, message: "unknown key '\(field.key)' in a task; expected one of: match, report, with")
             }
         }
-        return TaskDescription(match: match, report: report, with: with, source: "\(fileName):\(item.number):\(keyIndent + 1)")
+        return (TaskDescription(match: match, report: report, with: with, source: "\(fileName):\(item.number):\(keyIndent + 1)"), places)
     }
 
     /// A `with` value: a scalar under the core schema.

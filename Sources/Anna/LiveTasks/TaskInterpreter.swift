@@ -55,6 +55,9 @@ public struct TaskDescriptionError: Error, Sendable, Hashable, CustomStringConve
         public var source: String?
         /// What is wrong and what to do.
         public var message: String
+        /// The key of the task the problem is in: `match`, `report`, `with` or
+        /// `with.<parameter>`; hot reload places the error on that key's line.
+        public var key: String?
 
         /// `task 2 (shop.anna.yml:40:5): message`.
         public var description: String {
@@ -85,40 +88,45 @@ public enum TaskInterpreter {
         var problems: [TaskDescriptionError.Problem] = []
         var tasks: [FocusTask] = []
         for (position, description) in descriptions.enumerated() {
-            var messages: [String] = []
-            let task = build(description, catalog: catalog, problems: &messages)
-            problems += messages.map { TaskDescriptionError.Problem(task: position, source: description.source, message: $0) }
+            var found: [(key: String, message: String)] = []
+            let task = build(description, catalog: catalog, problems: &found)
+            problems += found.map { TaskDescriptionError.Problem(task: position, source: description.source, message: $0.message, key: $0.key) }
             if let task { tasks.append(task) }
         }
         guard problems.isEmpty else { throw TaskDescriptionError(problems: problems) }
         return TaskSet(name: name, tasks: tasks)
     }
 
-    private static func build(_ description: TaskDescription, catalog: EventCatalog, problems: inout [String]) -> FocusTask? {
+    private static func build(
+        _ description: TaskDescription, catalog: EventCatalog, problems: inout [(key: String, message: String)]
+    ) -> FocusTask? {
         var patterns: [FocusPattern] = []
-        if description.match.isEmpty { problems.append("'match' is empty; give a pattern, e.g. list/cell/did-select") }
+        if description.match.isEmpty { problems.append(("match", "'match' is empty; give a pattern, e.g. list/cell/did-select")) }
         for text in description.match {
             do {
                 patterns.append(try FocusPattern(text))
             } catch {
-                problems.append(error.message)
+                problems.append(("match", error.message))
             }
         }
         guard let event = catalog.descriptor(named: description.report) else {
-            problems.append("the task reports '\(description.report)', which \(catalog.name) does not declare\(EventCatalog.hint(description.report, in: catalog.events.map(\.name)))")
+            problems.append(("report", "the task reports '\(description.report)', which \(catalog.name) does not declare\(EventCatalog.hint(description.report, in: catalog.events.map(\.name)))"))
             return nil
         }
         var arguments: [(String, Argument)] = []
         for key in description.with.keys.sorted() {
             guard let parameter = event.parameter(named: key) else {
-                problems.append("event '\(event.name)' has no parameter '\(key)'\(EventCatalog.hint(key, in: event.parameters.map(\.name)))")
+                problems.append(("with.\(key)", "event '\(event.name)' has no parameter '\(key)'\(EventCatalog.hint(key, in: event.parameters.map(\.name)))"))
                 continue
             }
-            guard let argument = resolve(description.with[key]!, for: parameter, problems: &problems) else { continue }
+            var messages: [String] = []
+            let argument = resolve(description.with[key]!, for: parameter, problems: &messages)
+            problems += messages.map { ("with.\(key)", $0) }
+            guard let argument else { continue }
             arguments.append((key, argument))
         }
         for parameter in event.parameters where !parameter.isOptional && description.with[parameter.name] == nil {
-            problems.append("the task reporting '\(event.name)' gives no value for its required parameter '\(parameter.name)'; add it under 'with'")
+            problems.append(("with", "the task reporting '\(event.name)' gives no value for its required parameter '\(parameter.name)'; add it under 'with'"))
         }
         guard problems.isEmpty, let first = patterns.first else { return nil }
         let name = event.name

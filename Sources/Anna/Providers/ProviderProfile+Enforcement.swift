@@ -11,13 +11,19 @@ public struct ProfileViolation: Sendable, Hashable, CustomStringConvertible {
         /// The array value was sent as one string, its elements joined with `,`, for
         /// a provider that takes no arrays (``ProviderProfile/acceptsArrayValues``).
         case flattenedArray
+        /// The object value was sent as one parameter per field, named
+        /// `parameter_field`, for a provider that takes no objects there.
+        case flattenedObject
+        /// The list of objects was cut to the provider's limit.
+        case truncatedList
     }
 
     /// The profile's name, e.g. `firebase`.
     public var profile: String
     /// The event's name after mapping.
     public var event: String
-    /// The parameter's name after mapping, when the limit is about a parameter.
+    /// The parameter's name after mapping, when the limit is about a parameter; a
+    /// key path (`items/brand`) when it is about a property inside an object.
     public var parameter: String?
     /// The limit, in words.
     public var limit: String
@@ -39,7 +45,9 @@ extension ProviderProfile {
     /// the rules drop the event or the parameter; extra parameters beyond the limit
     /// are dropped, last by name first; for a profile that takes no arrays, an array
     /// becomes one string of its elements joined with `,` when that fits
-    /// ``maximumStringLength``, else the parameter is dropped; long strings are truncated.
+    /// ``maximumStringLength``, else the parameter is dropped; long strings are truncated,
+    /// inside objects too; objects and lists of objects follow ``objectRules``
+    /// (see `enforceObjectRules`).
     /// - Parameters:
     ///   - event: The event, changed in place.
     ///   - violations: Receives one entry per change.
@@ -49,6 +57,7 @@ extension ProviderProfile {
             violations.append(ProfileViolation(profile: name, event: event.name, limit: problem, action: .droppedEvent))
             return false
         }
+        if event.parameters.values.contains(where: \.containsObject) { enforceObjectRules(&event, violations: &violations) }
         var badNames: [(key: String, problem: String)] = []
         for key in event.parameters.keys {
             if let problem = nameProblem(key, maximumLength: maximumParameterNameLength, isEvent: false) {
@@ -105,7 +114,8 @@ extension ProviderProfile {
     private func flattenArrays(in event: inout AnalyticsEvent, violations: inout [ProfileViolation]) {
         var arrays: [String] = []
         for (key, value) in event.parameters {
-            if case .array = value { arrays.append(key) }
+            // Lists of objects that are left were allowed by the object rules.
+            if case .array = value, !value.containsObject { arrays.append(key) }
         }
         for key in arrays.sorted() {
             guard let value = event.parameters[key] else { continue }
@@ -152,6 +162,15 @@ extension ProviderProfile {
                 return shorter
             }
             return changed ? .array(cut) : nil
+        case .object(let fields):
+            var cut = fields
+            var changed = false
+            for (key, field) in fields {
+                guard let shorter = truncate(field, to: limit) else { continue }
+                cut[key] = shorter
+                changed = true
+            }
+            return changed ? .object(cut) : nil
         default:
             return nil
         }
@@ -159,12 +178,13 @@ extension ProviderProfile {
 }
 
 extension AnalyticsValue {
-    /// Whether a string, or a string in an array, has more UTF-8 bytes than `limit`:
+    /// Whether a string, or a string in an array or object, has more UTF-8 bytes than `limit`:
     /// the cheap test before counting characters.
     func mayExceed(_ limit: Int) -> Bool {
         switch self {
         case .string(let text): text.utf8.count > limit
         case .array(let elements): elements.contains { $0.mayExceed(limit) }
+        case .object(let fields): fields.values.contains { $0.mayExceed(limit) }
         default: false
         }
     }

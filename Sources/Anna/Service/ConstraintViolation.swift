@@ -24,7 +24,8 @@ public enum ViolationPolicy: Sendable, Hashable {
 public struct ConstraintViolation: Sendable, Hashable, CustomStringConvertible {
     /// The event's name.
     public var event: String
-    /// The parameter's name.
+    /// The parameter's name, or the path to a property inside an object parameter
+    /// (`products/price`, for the price of any product in the list).
     public var parameter: String
     /// The constraint that failed, in words, e.g. `at most 100 characters`.
     /// It never contains the value, which may identify the user.
@@ -46,15 +47,12 @@ public struct ConstraintViolation: Sendable, Hashable, CustomStringConvertible {
 ///
 /// Patterns run on Anna's own matcher (``RegexProgram``), which takes time linear in
 /// the pattern and the string, so no pattern and no value can stall the pipeline.
-/// A string longer than ``maximumPatternInput`` scalars is not matched and counts as
-/// a violation. A pattern the matcher cannot use (possible only in a constraint
+/// A string longer than the program's ``RegexProgram/maximumInputLength`` (4,096
+/// scalars, fewer for large patterns, so that program size × length stays within
+/// ``RegexProgram/maximumSteps``) is not matched and counts as a violation. A pattern the matcher cannot use (possible only in a constraint
 /// built by hand, since specs are checked at build time) is reported once, as a
 /// violation of the first event checked against it, and skipped from then on.
 struct ConstraintChecker {
-    /// The longest string, in Unicode scalars, matched against a pattern; this and
-    /// ``RegexProgram/maximumSize`` bound the work one value can cause.
-    static let maximumPatternInput = 4096
-
     private enum CompiledPattern {
         case program(RegexProgram)
         /// Not usable; `reported` once its violation has been returned.
@@ -66,17 +64,16 @@ struct ConstraintChecker {
     mutating func violations(of event: AnalyticsEvent) -> [ConstraintViolation] {
         var found: [ConstraintViolation] = []
         for (parameter, constraint) in event.metadata.constraints {
-            guard let value = event.parameters[parameter] else { continue }
             let problem: String?
-            if case .array(let elements) = value {
-                var first: String?
-                for element in elements {
-                    first = self.problem(with: element, against: constraint)
-                    if first != nil { break }
-                }
-                problem = first
-            } else {
+            if let value = event.parameters[parameter] {
                 problem = self.problem(with: value, against: constraint)
+            } else if AnalyticsKeyPath.isPath(parameter) {
+                // A property inside an object parameter: checked in every object of a list.
+                let path = AnalyticsKeyPath.components(of: parameter)
+                guard let first = path.first, let value = event.parameters[String(first)] else { continue }
+                problem = self.problem(with: value, at: path.dropFirst(), against: constraint)
+            } else {
+                continue
             }
             if let problem {
                 found.append(ConstraintViolation(event: event.name, parameter: parameter, constraint: problem))
@@ -85,7 +82,36 @@ struct ConstraintChecker {
         return found.count > 1 ? found.sorted { $0.parameter < $1.parameter } : found
     }
 
+    /// The first problem of a value, or of any element of a list.
     private mutating func problem(with value: AnalyticsValue, against constraint: ParameterConstraint) -> String? {
+        guard case .array(let elements) = value else { return problem(withScalar: value, against: constraint) }
+        for element in elements {
+            if let problem = problem(withScalar: element, against: constraint) { return problem }
+        }
+        return nil
+    }
+
+    /// The first problem of the property at `path` inside an object, or inside any
+    /// object of a list; a missing property (an optional left out) has none.
+    private mutating func problem(
+        with value: AnalyticsValue, at path: ArraySlice<Substring>, against constraint: ParameterConstraint
+    ) -> String? {
+        guard let first = path.first else { return problem(with: value, against: constraint) }
+        switch value {
+        case .array(let elements):
+            for element in elements {
+                if let problem = problem(with: element, at: path, against: constraint) { return problem }
+            }
+            return nil
+        case .object(let fields):
+            guard let field = fields[String(first)] else { return nil }
+            return problem(with: field, at: path.dropFirst(), against: constraint)
+        default:
+            return nil
+        }
+    }
+
+    private mutating func problem(withScalar value: AnalyticsValue, against constraint: ParameterConstraint) -> String? {
         let number: Double? = switch value {
         case .int(let int): Double(int)
         case .double(let double): double
@@ -121,8 +147,9 @@ struct ConstraintChecker {
         }
         switch compiled {
         case .program(let program):
-            if text.utf8.count > Self.maximumPatternInput, text.unicodeScalars.count > Self.maximumPatternInput {
-                return "at most \(Self.maximumPatternInput) characters long to be matched against /\(pattern)/"
+            let limit = program.maximumInputLength
+            if text.utf8.count > limit, text.unicodeScalars.count > limit {
+                return "at most \(limit) characters long to be matched against /\(pattern)/"
             }
             return program.matches(text) ? nil : "matching /\(pattern)/"
         case .unusable(let error, let reported):

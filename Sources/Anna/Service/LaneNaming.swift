@@ -87,7 +87,8 @@ struct LaneNaming {
                 for (key, value) in event.parameters {
                     let parameter = decision(forParameter: key, slot: slot)
                     accepted = accepted && parameter.isAccepted
-                    mapped[parameter.mapped] = value
+                    // The mapper names the keys inside objects too: `products/productID` → `product_id`.
+                    mapped[parameter.mapped] = value.containsObject ? mappingKeys(of: value) : value
                 }
                 // `metadata` keeps the spec's names: it describes the spec, and PII was handled before.
                 if let slot, accepted, fits(mapped) {
@@ -116,10 +117,29 @@ struct LaneNaming {
         if limitsEventBytes { return false }
         if let maximumParameters, parameters.count > maximumParameters { return false }
         for value in parameters.values {
+            // Objects go through the profile's object rules and nested name checks.
+            if value.containsObject { return false }
             if !acceptsArrayValues, case .array = value { return false }
             if let maximumStringLength, value.mayExceed(maximumStringLength) { return false }
         }
         return true
+    }
+
+    /// The value with the keys of its objects, at every depth, as the mapper names
+    /// parameters; decided once per key and cached with the parameter names.
+    private mutating func mappingKeys(of value: AnalyticsValue) -> AnalyticsValue {
+        switch value {
+        case .object(let fields):
+            var mapped = [String: AnalyticsValue](minimumCapacity: fields.count)
+            for (key, field) in fields {
+                mapped[decision(forParameter: key, slot: nil).mapped] = field.containsObject ? mappingKeys(of: field) : field
+            }
+            return .object(mapped)
+        case .array(let elements):
+            return .array(elements.map { $0.containsObject ? mappingKeys(of: $0) : $0 })
+        default:
+            return value
+        }
     }
 
     /// The event name's entry, decided now if it is new; `nil` when the cache is full.

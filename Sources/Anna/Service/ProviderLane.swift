@@ -162,9 +162,14 @@ final class ProviderLane: @unchecked Sendable {
         }
     }
 
+    /// The most events handed to the provider in one `receive`, when the lane joins
+    /// consecutive batches: a burst is joined (copied) a part at a time, and each part
+    /// is released once delivered, not when the whole burst is.
+    static let deliveryChunk = 2_000
+
     private func run() async {
         while true {
-            let items = state.withLock { state -> [Item] in
+            var items = state.withLock { state -> [Item] in
                 if state.items.isEmpty { state.isRunning = false }
                 let items = state.items
                 state.items = []
@@ -175,7 +180,10 @@ final class ProviderLane: @unchecked Sendable {
             // them (shared with the other lanes) until then, not copied into one.
             var pending: [[AnalyticsEnvelope]] = []
             var taken = (events: 0, bytes: 0)
-            for item in items {
+            for index in items.indices {
+                // Moved out, so that a batch's memory goes once it is delivered.
+                let item = items[index]
+                items[index] = .batch([], bytes: 0)
                 switch item {
                 case .batch(let batch, let bytes):
                     pending.append(batch)
@@ -208,11 +216,28 @@ final class ProviderLane: @unchecked Sendable {
         }
     }
 
+    /// Hands the pending batches to the provider, joined up to ``deliveryChunk``
+    /// events per call, each part released once delivered.
     private func deliver(_ pending: inout [[AnalyticsEnvelope]]) async {
-        guard !pending.isEmpty else { return }
-        var limited = 0
-        let batch = prepare(pending, limited: &limited)
+        var start = 0
+        while start < pending.count {
+            var end = start + 1
+            var count = pending[start].count
+            while end < pending.count && count + pending[end].count <= Self.deliveryChunk {
+                count += pending[end].count
+                end += 1
+            }
+            let part = Array(pending[start..<end])
+            for index in start..<end { pending[index] = [] }
+            await deliverPart(part)
+            start = end
+        }
         pending.removeAll()
+    }
+
+    private func deliverPart(_ batches: [[AnalyticsEnvelope]]) async {
+        var limited = 0
+        let batch = prepare(batches, limited: &limited)
         do {
             if !batch.isEmpty { try await provider.receive(batch) }
             counters.withLock { metrics in

@@ -78,6 +78,7 @@ extension RegexParser {
     /// Reads a class after its `[` at `start`.
     mutating func characterClass(at start: Int) throws(RegexSyntaxError) -> RegexCharacterSet {
         var set = RegexCharacterSet()
+        try refusePOSIXLookalike(at: start)
         if current == "^" {
             set.isNegated = true
             index += 1
@@ -99,9 +100,14 @@ extension RegexParser {
             if scalar == "[" {
                 throw RegexSyntaxError("nested classes and POSIX classes like [:alpha:] are not supported; escape '[' as \\[", at: itemStart)
             }
+            try refuseSetOperator(at: itemStart)
             guard let low = try classItem(into: &set) else { continue }
             // A range `a-z`; a '-' before ']' or at the start is a literal.
             if current == "-", let next = peek(1), next != "]" {
+                try refuseSetOperator(at: index)
+                if scalars[itemStart] == "&" {
+                    throw RegexSyntaxError("'&' starting a range is an operator to ICU (NSRegularExpression); escape it as \\&", at: itemStart)
+                }
                 index += 1
                 let highStart = index
                 guard let high = try classItem(into: &set) else {
@@ -124,14 +130,50 @@ extension RegexParser {
         index += 1
         guard scalar == "\\" else { return scalar }
         if current == "b" {
-            index += 1
-            return "\u{08}"
+            throw RegexSyntaxError(
+                "'\\b' in a class is a backspace to some engines and the letter 'b' to ICU (NSRegularExpression); write \\x08 for a backspace, or b for the letter",
+                at: start)
         }
         switch try escape(at: start, inClass: true) {
         case .scalar(let literal): return literal
         case .set(let inner):
             set.classes.append(contentsOf: inner.classes)
             return nil
+        }
+    }
+
+    /// `[:alpha:]`, `[:^digit:]`…: a POSIX class to ICU (`NSRegularExpression`),
+    /// which reads `[:` up to the next `:]` anywhere after it as a property set, but
+    /// a class of the characters `:`, `a`, `l`… to Anna. Refused, so a spec means
+    /// one thing to every engine.
+    private func refusePOSIXLookalike(at start: Int) throws(RegexSyntaxError) {
+        guard current == ":" else { return }
+        // `[::]` is a colon to both: the name between the colons is not empty.
+        var end = index + 3
+        while end < scalars.count, !(scalars[end] == "]" && scalars[end - 1] == ":") { end += 1 }
+        guard end < scalars.count else { return }
+        var text = String.UnicodeScalarView()
+        text.append(contentsOf: scalars[start...end])
+        throw RegexSyntaxError(
+            "'\(String(text))' is a POSIX class to ICU (NSRegularExpression) but the characters between the brackets to Anna; write the characters you mean, e.g. [a-zA-Z] for letters or [0-9] for digits, or escape the first colon, [\\:…], to match the characters",
+            at: start)
+    }
+
+    /// `&&` and `--` in a class: intersection and difference to ICU
+    /// (`NSRegularExpression`), two characters (or a range) to Anna.
+    private func refuseSetOperator(at position: Int) throws(RegexSyntaxError) {
+        guard position + 1 < scalars.count, scalars[position + 1] == scalars[position] else { return }
+        switch scalars[position] {
+        case "&":
+            throw RegexSyntaxError(
+                "'&&' in a class intersects sets to ICU (NSRegularExpression) but is two '&' to Anna; write one '&', or escape it as \\&",
+                at: position)
+        case "-":
+            throw RegexSyntaxError(
+                "'--' in a class subtracts sets to ICU (NSRegularExpression) but is a range or a '-' to Anna; escape the '-' you mean as \\-",
+                at: position)
+        default:
+            return
         }
     }
 

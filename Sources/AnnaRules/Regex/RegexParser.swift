@@ -7,7 +7,10 @@
 /// the quantifiers `* + ? {m} {m,} {m,n}` (at most ``maximumCount``) and their lazy
 /// forms, which match the same strings. Everything else (backreferences, lookaround,
 /// atomic groups, possessive quantifiers, flags, word boundaries, Unicode properties)
-/// is an error at its offset, as is nesting deeper than ``maximumDepth``.
+/// is an error at its offset, as is nesting deeper than ``maximumDepth``, and so is
+/// what ICU (`NSRegularExpression`) reads otherwise: `[:alpha:]` (a POSIX class to
+/// ICU), `&&` and `--` in a class (set operations), `[\b]` (`b` to ICU) and
+/// `(?P<name>…)`.
 ///
 /// A value type; each `parse` call owns its own state.
 package struct RegexParser {
@@ -170,7 +173,9 @@ package struct RegexParser {
                 throw RegexSyntaxError("lookahead ((?=…) and (?!…)) is not supported; match the text itself, or check it in code", at: start)
             case ("<", "="), ("<", "!"):
                 throw RegexSyntaxError("lookbehind ((?<=…) and (?<!…)) is not supported; match the text itself, or check it in code", at: start)
-            case ("<", _), ("P", "<"):
+            case ("P", "<"):
+                throw RegexSyntaxError("'(?P<name>…)' is not a group to ICU (NSRegularExpression); write (?<name>…)", at: start)
+            case ("<", _):
                 // A named group: matches as a plain group.
                 guard let close = scalars[index...].firstIndex(of: ">") else {
                     throw RegexSyntaxError("the group name has no closing '>'", at: start)

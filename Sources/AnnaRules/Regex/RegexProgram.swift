@@ -5,9 +5,23 @@
 /// Immutable once built, so it can be shared; each match uses its own buffers.
 package struct RegexProgram: Sendable {
     /// The most instructions a program may have. Counted repetitions are copied
-    /// out (`a{3}` is `aaa`), so this bounds the work per input scalar: with the
-    /// checker's input limit, at most 4,000 × 4,097 steps for one value.
+    /// out (`a{3}` is `aaa`), so this bounds the work per input scalar.
     package static let maximumSize = 4_000
+
+    /// The most steps (instructions entered) one match may take: program size ×
+    /// (input length + 1). About 10 ns a step, so one value costs at most about
+    /// 2.5 ms of the pipeline's thread, whatever the pattern.
+    package static let maximumSteps = 250_000
+
+    /// The longest string, in Unicode scalars, matched against any pattern.
+    package static let maximumInput = 4_096
+
+    /// The longest string, in Unicode scalars, this program matches within
+    /// ``maximumSteps``: ``maximumInput`` for programs up to 61 instructions, fewer
+    /// for larger ones (61 for the largest). A longer string is not matched.
+    package var maximumInputLength: Int {
+        Swift.min(Self.maximumInput, Swift.max(0, Self.maximumSteps / Swift.max(1, instructions.count) - 1))
+    }
 
     enum Instruction: Sendable {
         /// Consume this scalar.

@@ -86,11 +86,16 @@ public struct SpecError: Error, Sendable, CustomStringConvertible {
 /// Collects diagnostics as a stage runs.
 struct DiagnosticCollector {
     private(set) var diagnostics: [Diagnostic] = []
+    private var recordedErrors: Set<Diagnostic> = []
 
     var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
+    /// Records an error; the same error at the same place is recorded once (a
+    /// property of an object type used by several parameters is checked for each).
     mutating func error(_ message: String, at location: SourceLocation) {
-        diagnostics.append(.error(message, at: location))
+        let diagnostic = Diagnostic.error(message, at: location)
+        guard recordedErrors.insert(diagnostic).inserted else { return }
+        diagnostics.append(diagnostic)
     }
 
     mutating func warning(_ message: String, at location: SourceLocation) {

@@ -27,6 +27,10 @@ package struct CoverageEntry: Sendable, Codable, Hashable {
     package var swift: String
     /// The spec that declares it.
     package var spec: String
+    /// Where the spec declares it: the line of its name, 1-based.
+    package var line: Int
+    /// The column of its name, 1-based.
+    package var column: Int
     /// Uses in app code (outside test folders).
     package var appUses: [Use]
     /// Uses in test code.
@@ -37,9 +41,11 @@ package struct CoverageEntry: Sendable, Codable, Hashable {
     package var deprecated: Bool
 
     package init(
-        kind: String, name: String, swift: String, spec: String, appUses: [Use], testUses: [Use], tasks: [String],
-        deprecated: Bool
+        kind: String, name: String, swift: String, spec: String, line: Int, column: Int, appUses: [Use], testUses: [Use],
+        tasks: [String], deprecated: Bool
     ) {
+        self.line = line
+        self.column = column
         self.deprecated = deprecated
         self.kind = kind
         self.name = name
@@ -89,11 +95,13 @@ package struct CoverageReport: Sendable, Codable {
         let reported = entries.filter { $0.status == "reported" }.count
         let asserted = entries.filter(\.isAsserted).count
         text += "\n\(entries.count) declared: \(reported) reported, \(asserted) asserted by tests, \(entries.filter { $0.status == "tests-only" }.count) in tests only, \(entries.filter { $0.status == "unused" }.count) unused\n"
+        // `file:line:column: warning:`, so CI and Xcode place each one on the spec's line.
         for entry in entries where entry.status != "reported" {
+            let place = "\(entry.spec):\(entry.line):\(entry.column)"
             if entry.deprecated {
-                text += "\(entry.spec): \(entry.kind) '\(entry.name)' is deprecated and no longer reported by app code; remove it once its data is no longer needed\n"
+                text += "\(place): note: \(entry.kind) '\(entry.name)' is deprecated and no longer reported by app code; remove it once its data is no longer needed\n"
             } else {
-                text += "\(entry.spec): \(entry.kind) '\(entry.name)' is \(entry.status == "unused" ? "declared but never reported" : "reported in tests only"); report it from app code or a task, or deprecate it\n"
+                text += "\(place): warning: \(entry.kind) '\(entry.name)' is \(entry.status == "unused" ? "declared but never reported" : "reported in tests only"); report it from app code or a task, or deprecate it\n"
             }
         }
         return text

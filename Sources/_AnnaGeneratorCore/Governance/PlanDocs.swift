@@ -66,6 +66,7 @@ package struct PlanDocs {
                 text += "| `\(Self.cell(type.name))` | \(Self.cell(type.cases.map(\.rawValue).joined(separator: ", "))) | \(Self.cell(type.description ?? "")) |\n"
             }
         }
+        text += objectsMarkdown(spec)
         if !spec.tasks.isEmpty {
             text += "\n## Focus-path tasks\n\n| Match | Reports | Declared at |\n|---|---|---|\n"
             for task in spec.tasks {
@@ -90,10 +91,10 @@ package struct PlanDocs {
         return text
     }
 
-    private func parameterTable(_ parameters: [TrackingSpec.Parameter], spec: TrackingSpec) -> String {
+    func parameterTable(_ parameters: [TrackingSpec.Parameter], spec: TrackingSpec) -> String {
         var text = "| Name | Type | Required | Constraints | PII | Data type | Description |\n|---|---|---|---|---|---|---|\n"
         for parameter in parameters {
-            text += "| `\(Self.cell(parameter.name))` | `\(Self.cell(Self.typeText(parameter, spec: spec)))` | \(parameter.type.isOptional ? "no" : "yes") | \(Self.cell(Self.constraints(parameter, spec: spec))) | \(parameter.isPII ? "yes" : "no") | \(Self.cell(parameter.dataType ?? "")) | \(Self.cell(parameter.description ?? "")) |\n"
+            text += "| `\(Self.cell(parameter.name))` | \(Self.typeCell(parameter, spec: spec)) | \(parameter.type.isOptional ? "no" : "yes") | \(Self.cell(Self.constraints(parameter, spec: spec))) | \(parameter.isPII ? "yes" : "no") | \(Self.cell(parameter.dataType ?? "")) | \(Self.cell(parameter.description ?? "")) |\n"
         }
         return text
     }
@@ -124,7 +125,7 @@ package struct PlanDocs {
     }
 
     static func isInline(_ type: TrackingSpec.EnumType, in spec: TrackingSpec) -> Bool {
-        (spec.events + spec.screens).flatMap(\.parameters).contains { parameter in
+        ((spec.events + spec.screens).flatMap(\.parameters) + spec.objects.flatMap(\.properties)).contains { parameter in
             if case .named(let name) = parameter.type.base, name == type.name { return parameter.constraints.allowedValues != nil }
             return false
         }
@@ -164,6 +165,8 @@ package struct PlanDocs {
         struct Parameter: Encodable {
             var name: String
             var type: String
+            /// The object type the parameter's type names, whose item the page links to.
+            var object: String?
             var required: Bool
             var constraints: String
             var pii: Bool
@@ -182,7 +185,8 @@ package struct PlanDocs {
         func parameters(_ list: [TrackingSpec.Parameter], _ spec: TrackingSpec) -> [PlanData.Parameter] {
             list.map { parameter in
                 PlanData.Parameter(
-                    name: parameter.name, type: Self.typeText(parameter, spec: spec), required: !parameter.type.isOptional,
+                    name: parameter.name, type: Self.typeText(parameter, spec: spec), object: Self.objectName(parameter),
+                    required: !parameter.type.isOptional,
                     constraints: Self.constraints(parameter, spec: spec), pii: parameter.isPII, dataType: parameter.dataType ?? "",
                     description: parameter.description ?? "")
             }
@@ -207,6 +211,12 @@ package struct PlanDocs {
                         description: property.description ?? "", consent: "analytics", deprecated: nil, providers: providers,
                         pii: property.isPII, parameters: parameters([property], spec), tasks: []))
                 }
+            }
+            for object in spec.objects {
+                items.append(PlanData.Item(
+                    kind: "type", name: object.name, swift: object.swiftName, spec: Self.title(spec), page: page.name,
+                    description: object.description ?? "", consent: "analytics", deprecated: nil, providers: providers,
+                    pii: Self.hasPII(object, in: spec), parameters: parameters(object.properties, spec), tasks: []))
             }
         }
         return PlanData(
@@ -285,9 +295,21 @@ package struct PlanDocs {
             if (className) node.className = className;
             return node;
           }
+          // A parameter of an object type links to the type's item, shown even when filtered out.
+          function typeLink(text, name) {
+            var link = element("a", text);
+            link.href = "#type-" + encodeURIComponent(name);
+            link.addEventListener("click", function (event) {
+              event.preventDefault();
+              var target = document.getElementById("type-" + name);
+              if (target) { target.hidden = false; target.scrollIntoView(); }
+            });
+            return link;
+          }
           var list = document.getElementById("items");
           var rows = plan.items.map(function (item) {
             var article = element("article");
+            if (item.kind === "type") article.id = "type-" + item.name;
             article.dataset.name = item.name;
             article.dataset.kind = item.kind;
             article.appendChild(element("h2", item.name));
@@ -308,7 +330,11 @@ package struct PlanDocs {
               item.parameters.forEach(function (parameter) {
                 var row = element("tr");
                 [parameter.name, parameter.type, parameter.required ? "yes" : "no", parameter.constraints, parameter.pii ? "yes" : "no", parameter.dataType, parameter.description]
-                  .forEach(function (text) { row.appendChild(element("td", text)); });
+                  .forEach(function (text, index) {
+                    var cell = element("td", index === 1 && parameter.object ? undefined : text);
+                    if (index === 1 && parameter.object) cell.appendChild(typeLink(text, parameter.object));
+                    row.appendChild(cell);
+                  });
                 table.appendChild(row);
               });
               article.appendChild(table);

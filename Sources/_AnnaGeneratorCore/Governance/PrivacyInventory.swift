@@ -5,9 +5,11 @@ import AnnaRules
 package struct PrivacyInventory: Sendable, Codable {
     /// One parameter, trait or global that is personal data or declares a `dataType`.
     package struct Item: Sendable, Codable, Hashable {
-        /// `events.signedUp.parameters.email`, `traits.email`.
+        /// `events.signedUp.parameters.email`, `traits.email`; inside an object,
+        /// `events.orderCompleted.parameters.shipping.street`.
         package var path: String
-        /// `parameter`, `screen parameter`, `trait`, `group trait`, `global`.
+        /// `parameter`, `screen parameter`, `trait`, `group trait`, `global`, or
+        /// `object property` for a property inside a value of an object type.
         package var kind: String
         /// Marked `pii` (traits are by default).
         package var pii: Bool
@@ -84,6 +86,15 @@ package struct PrivacyInventory: Sendable, Codable {
         _ parameter: TrackingSpec.Parameter, path: String, kind: String, consent: String, spec: TrackingSpec,
         collect: (String, String) -> Void
     ) {
+        defer {
+            // The properties of an object type are collected wherever a value of it is sent:
+            // `events.orderCompleted.parameters.products.email`.
+            if case .object(let name) = parameter.type.base, let object = spec.objects.first(where: { $0.name == name }) {
+                for property in object.properties {
+                    add(property, path: "\(path).\(property.name)", kind: "object property", consent: consent, spec: spec, collect: collect)
+                }
+            }
+        }
         guard parameter.isPII || parameter.dataType != nil else { return }
         let handling = parameter.isPII ? "removed unless receivesPII" : "sent"
         items.append(Item(

@@ -24,8 +24,17 @@ package struct SpecChange: Sendable, Hashable, Codable {
     package var line: Int
     /// The column, 1-based.
     package var column: Int
+    /// For a change placed in the old spec (a removal): where a code review can show
+    /// it in the new one, the line of the removed item's parent (its event, its
+    /// section, the spec's first line). `nil` when the change is in the new spec.
+    package var reviewLocation: SourceLocation?
 
-    init(_ kind: Kind, _ rule: String, _ path: String, _ message: String, at location: SourceLocation) {
+    enum CodingKeys: String, CodingKey { case kind, rule, path, message, file, line, column }
+
+    init(
+        _ kind: Kind, _ rule: String, _ path: String, _ message: String, at location: SourceLocation,
+        review: SourceLocation? = nil
+    ) {
         self.kind = kind
         self.rule = rule
         self.path = path
@@ -33,6 +42,7 @@ package struct SpecChange: Sendable, Hashable, Codable {
         file = location.file
         line = location.line
         column = location.column
+        reviewLocation = review
     }
 
     /// Where the change is.
@@ -84,9 +94,15 @@ package struct SpecDiff {
             types: [], events: [], screens: [], traits: [], groupTraits: [], globals: [], tasks: [])
     }
 
-    private mutating func add(_ kind: SpecChange.Kind, _ rule: String, _ path: String, _ message: String, at location: SourceLocation) {
-        changes.append(SpecChange(kind, rule, path, message, at: location))
+    private mutating func add(
+        _ kind: SpecChange.Kind, _ rule: String, _ path: String, _ message: String, at location: SourceLocation,
+        review: SourceLocation? = nil
+    ) {
+        changes.append(SpecChange(kind, rule, path, message, at: location, review: review))
     }
+
+    /// Where a top-level key is written in the new spec, or its first line.
+    private func newKey(_ key: String) -> SourceLocation { new.keyLocations[key] ?? newTop }
 
     // MARK: Events and screens
 
@@ -104,9 +120,9 @@ package struct SpecDiff {
         for event in olds where !newNames.contains(event.name) {
             let path = "\(section).\(event.name)"
             if event.deprecationMessage != nil {
-                add(.compatible, "\(word)-removed-after-deprecation", path, "\(word) '\(event.name)' removed; it was deprecated first", at: event.location)
+                add(.compatible, "\(word)-removed-after-deprecation", path, "\(word) '\(event.name)' removed; it was deprecated first", at: event.location, review: newKey(section))
             } else {
-                add(.breaking, "\(word)-removed", path, "\(word) '\(event.name)' removed without being deprecated first; deprecate it in one release (deprecated: \"…\") and remove it in a later one", at: event.location)
+                add(.breaking, "\(word)-removed", path, "\(word) '\(event.name)' removed without being deprecated first; deprecate it in one release (deprecated: \"…\") and remove it in a later one", at: event.location, review: newKey(section))
             }
         }
     }
@@ -127,9 +143,11 @@ package struct SpecDiff {
         compareParameters(old.parameters, new.parameters, path: path + ".parameters", owner: subject, ownerLocation: new.location)
     }
 
+    /// `word` is `parameter`, or `property` for the properties of an object type,
+    /// whose call sites are the struct's initializer.
     private mutating func compareParameters(
         _ olds: [TrackingSpec.Parameter], _ news: [TrackingSpec.Parameter], path: String, owner: String,
-        ownerLocation: SourceLocation
+        ownerLocation: SourceLocation, word: String = "parameter"
     ) {
         let oldByName = Dictionary(olds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let newNames = Set(news.map(\.name))
@@ -138,18 +156,22 @@ package struct SpecDiff {
             let parameterPath = "\(path).\(parameter.name)"
             guard let before = oldByName[parameter.name] else {
                 if parameter.type.isOptional {
-                    add(.compatible, "parameter-added", parameterPath, "optional parameter '\(parameter.name)' added to \(owner)", at: parameter.location)
+                    add(.compatible, "\(word)-added", parameterPath, "optional \(word) '\(parameter.name)' added to \(owner)", at: parameter.location)
                 } else {
-                    add(.breaking, "required-parameter-added", parameterPath, "required parameter '\(parameter.name)' added to \(owner); every call site must now pass it (make it optional to keep them compiling)", at: parameter.location)
+                    add(.breaking, "required-\(word)-added", parameterPath, "required \(word) '\(parameter.name)' added to \(owner); every call site must now pass it (make it optional to keep them compiling)", at: parameter.location)
                 }
                 continue
             }
-            compare(before, parameter, path: parameterPath, subject: "parameter '\(parameter.name)' of \(owner)")
+            compare(before, parameter, path: parameterPath, subject: "\(word) '\(parameter.name)' of \(owner)")
         }
         for parameter in olds where !newNames.contains(parameter.name) {
             let rename = added.first { $0.type.base == parameter.type.base && $0.type.isArray == parameter.type.isArray }
             let hint = rename.map { "; renamed to '\($0.name)'? Data under the old name stops" } ?? ""
-            add(.breaking, "parameter-removed", "\(path).\(parameter.name)", "parameter '\(parameter.name)' removed from \(owner)\(hint)", at: rename?.location ?? ownerLocation)
+            // At the old spec's line, where it was; a review shows it at the new name's
+            // line, or at its owner's.
+            add(
+                .breaking, "\(word)-removed", "\(path).\(parameter.name)", "\(word) '\(parameter.name)' removed from \(owner)\(hint)",
+                at: parameter.location, review: rename?.location ?? ownerLocation)
         }
     }
 
@@ -232,7 +254,8 @@ package struct SpecDiff {
                 at: location)
         }
         limit("maxLength", old.maxLength.map(Double.init), new.maxLength.map(Double.init), tighterWhenLarger: false)
-        limit("minLength", old.minLength.map(Double.init), new.minLength.map(Double.init), tighterWhenLarger: true)
+        // No minLength is minLength 0: adding `minLength: 0` rejects nothing.
+        limit("minLength", Double(old.minLength ?? 0), Double(new.minLength ?? 0), tighterWhenLarger: true)
         limit("min", old.min, new.min, tighterWhenLarger: true)
         limit("max", old.max, new.max, tighterWhenLarger: false)
         switch (old.pattern, new.pattern) {
@@ -262,7 +285,7 @@ package struct SpecDiff {
             compare(before, property, path: path, subject: "\(word) '\(property.name)'")
         }
         for property in olds where !newNames.contains(property.name) {
-            add(.breaking, "\(rule)-removed", "\(section).\(property.name)", "\(word) '\(property.name)' removed", at: property.location)
+            add(.breaking, "\(rule)-removed", "\(section).\(property.name)", "\(word) '\(property.name)' removed", at: property.location, review: newKey(section))
         }
     }
 
@@ -280,24 +303,60 @@ package struct SpecDiff {
         }
         for type in old.types where oldDeclared.contains(type.name) && !newDeclared.contains(type.name) {
             // Its users changed type too, which is reported where they are.
-            add(.compatible, "type-removed", "types.\(type.name)", "type '\(type.name)' removed", at: type.location)
+            add(.compatible, "type-removed", "types.\(type.name)", "type '\(type.name)' removed", at: type.location, review: newKey("types"))
+        }
+        compareObjects()
+    }
+
+    /// Object types: a property added, removed, retyped or tightened changes every
+    /// parameter of the type, so each is classified as for a parameter, at the property.
+    private mutating func compareObjects() {
+        let oldByName = Dictionary(old.objects.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let newNames = Set(new.objects.map(\.name))
+        for object in new.objects {
+            let path = "types.\(object.name)"
+            guard let before = oldByName[object.name] else {
+                add(.compatible, "type-added", path, "type '\(object.name)' added", at: object.location)
+                continue
+            }
+            if before.description != object.description {
+                add(.compatible, "description-changed", path, "description of type '\(object.name)' changed", at: object.location)
+            }
+            compareParameters(
+                before.properties, object.properties, path: path + ".properties", owner: "type '\(object.name)'",
+                ownerLocation: object.location, word: "property")
+        }
+        for object in old.objects where !newNames.contains(object.name) {
+            // Its users changed type too, which is reported where they are.
+            add(.compatible, "type-removed", "types.\(object.name)", "type '\(object.name)' removed", at: object.location, review: newKey("types"))
         }
     }
 
+    /// Spec-level keys: at the key's line in the new spec, or in the old one when the
+    /// key was removed (its review location the new spec's first line).
     private mutating func compareSpecLevel() {
+        func place(_ key: String) -> (SourceLocation, SourceLocation?) {
+            if let location = new.keyLocations[key] { return (location, nil) }
+            return (old.keyLocations[key] ?? newTop, old.keyLocations[key] == nil ? nil : newTop)
+        }
         if old.namespace != new.namespace {
-            add(.breaking, "namespace-changed", "namespace", "namespace changed from \(old.namespace.map { "'\($0)'" } ?? "none") to \(new.namespace.map { "'\($0)'" } ?? "none"); generated names change", at: newTop)
+            let (location, review) = place("namespace")
+            add(.breaking, "namespace-changed", "namespace", "namespace changed from \(old.namespace.map { "'\($0)'" } ?? "none") to \(new.namespace.map { "'\($0)'" } ?? "none"); generated names change", at: location, review: review)
         }
         if old.access == .public && new.access != .public {
-            add(.breaking, "access-narrowed", "access", "access changed from public to \(new.access.rawValue); other modules no longer see the generated code", at: newTop)
+            let (location, review) = place("access")
+            add(.breaking, "access-narrowed", "access", "access changed from public to \(new.access.rawValue); other modules no longer see the generated code", at: location, review: review)
         }
         let oldProviders = Set(old.providers.map(\.name))
         for provider in new.providers where !oldProviders.contains(provider.name) {
-            add(.compatible, "provider-added", "providers.\(provider.name)", "provider profile '\(provider.name)' added", at: newTop)
+            add(.compatible, "provider-added", "providers.\(provider.name)", "provider profile '\(provider.name)' added", at: new.providerLocations[provider.name] ?? newKey("providers"))
         }
         let newProviders = Set(new.providers.map(\.name))
         for provider in old.providers where !newProviders.contains(provider.name) {
-            add(.compatible, "provider-removed", "providers.\(provider.name)", "provider profile '\(provider.name)' removed", at: newTop)
+            let location = old.providerLocations[provider.name]
+            add(
+                .compatible, "provider-removed", "providers.\(provider.name)", "provider profile '\(provider.name)' removed",
+                at: location ?? newKey("providers"), review: location == nil ? nil : newKey("providers"))
         }
     }
 }

@@ -27,6 +27,10 @@ enum CompiledTemplates {
             out += "\n"
             enumeration(item, access: model.access, into: &out)
         }
+        for item in model.objects {
+            out += "\n"
+            object(item, access: model.access, into: &out)
+        }
         if model.hasEvents {
             out += "\nextension AnalyticsEvent {\n"
         }
@@ -274,6 +278,9 @@ enum CompiledTemplates {
         }
         for set in model.propertySets {
             size += 40 + set.enums.count * 200 + set.properties.count * 320
+        }
+        for item in model.objects {
+            size += 900 + item.properties.count * 400
         }
         size += model.globalKeys.count * 120
         return size + model.metadata.count * 200

@@ -66,6 +66,10 @@ import {{{.}}}
 
 {{> enum}}
 {{/enums}}
+{{#objects}}
+
+{{> object}}
+{{/objects}}
 {{#hasEvents}}
 
 extension AnalyticsEvent {
@@ -145,6 +149,69 @@ private enum AnnaScreenMetadata {
 {{/screenMetadata}}
 }
 {{/hasScreenMetadata}}
+
+"""#,
+        "object": #"""
+{{% CONTENT_TYPE: TEXT}}
+{{#docLines}}
+///{{{.}}}
+{{/docLines}}
+{{{access}}}struct {{{name}}}: Sendable, Hashable, Codable, AnalyticsValueRepresentable {
+{{#properties}}
+{{#docLines}}
+    ///{{{.}}}
+{{/docLines}}
+    {{{access}}}var {{{declaration}}}
+{{/properties}}
+
+{{#initializerDocLines}}
+    ///{{{.}}}
+{{/initializerDocLines}}
+    {{{access}}}init(
+{{#arguments}}
+        {{{.}}}
+{{/arguments}}
+    ) {
+{{#assignments}}
+        {{{.}}}
+{{/assignments}}
+    }
+
+    /// The value as providers receive it: an object of its properties.
+    {{{access}}}var analyticsValue: AnalyticsValue {
+{{#hasRequiredProperties}}
+        {{{propertiesKeyword}}} _properties: [String: AnalyticsValue] = [
+{{#requiredEntries}}
+            {{{.}}}
+{{/requiredEntries}}
+        ]
+{{/hasRequiredProperties}}
+{{^hasRequiredProperties}}
+        var _properties: [String: AnalyticsValue] = [:]
+{{/hasRequiredProperties}}
+{{#optionalAssignments}}
+        {{{.}}}
+{{/optionalAssignments}}
+        return .object(_properties)
+    }
+
+    /// Reads a value back from an object, as a task's `$value(keyPath)` does; `nil`
+    /// when a property is missing or of another type.
+    {{{access}}}init?(analyticsValue: AnalyticsValue) {
+        guard case .object(let _properties) = analyticsValue,
+{{#decodings}}
+              {{{.}}}
+{{/decodings}}
+        else { return nil }
+        self.init({{{initializerCall}}})
+    }
+
+    private enum CodingKeys: String, CodingKey {
+{{#codingKeys}}
+        {{{.}}}
+{{/codingKeys}}
+    }
+}
 
 """#,
         "property": #"""

@@ -11,6 +11,7 @@ extension RenderModel: MustacheParent {
         case "imports": imports
         case "access": access
         case "enums": enums
+        case "objects": objects
         case "events": events
         case "hasEvents": hasEvents
         case "metadata": metadata
@@ -132,6 +133,39 @@ extension RenderModel.TaskModel: MustacheParent {
         case "parameterName": parameterName
         case "body": body
         case "separator": separator
+        default: nil
+        }
+    }
+}
+
+extension RenderModel.ObjectModel: MustacheParent {
+    /// The value a template names.
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "docLines": docLines
+        case "name": self.name
+        case "properties": properties
+        case "initializerDocLines": initializerDocLines
+        case "arguments": arguments
+        case "assignments": assignments
+        case "hasRequiredProperties": hasRequiredProperties
+        case "propertiesKeyword": propertiesKeyword
+        case "requiredEntries": requiredEntries
+        case "optionalAssignments": optionalAssignments
+        case "decodings": decodings
+        case "initializerCall": initializerCall
+        case "codingKeys": codingKeys
+        default: nil
+        }
+    }
+}
+
+extension RenderModel.ObjectPropertyModel: MustacheParent {
+    /// The value a template names.
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "docLines": docLines
+        case "declaration": declaration
         default: nil
         }
     }

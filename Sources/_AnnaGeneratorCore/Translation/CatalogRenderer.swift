@@ -80,8 +80,31 @@ enum CatalogRenderer {
     private static func kind(_ base: ValueType.Base) -> String {
         switch base {
         case .named: "enumeration"
+        case .object: "object"
         default: "\(base)"
         }
+    }
+
+    /// An object type's shape for the fingerprint: its properties' names, kinds, marks
+    /// and enum values, in name order, nested objects within; a task that reads an
+    /// object relies on all of them.
+    private static func shape(of name: String, spec: TrackingSpec) -> String {
+        guard let object = spec.objects.first(where: { $0.name == name }) else { return "" }
+        var text = "<"
+        for property in object.properties.sorted(by: { $0.name < $1.name }) {
+            text += canonical(property, spec: spec)
+        }
+        return text + ">"
+    }
+
+    private static func canonical(_ parameter: TrackingSpec.Parameter, spec: TrackingSpec) -> String {
+        var text = parameter.name + ":" + kind(parameter.type.base)
+        if case .object(let name) = parameter.type.base { text += shape(of: name, spec: spec) }
+        if parameter.type.isArray { text += "[]" }
+        if parameter.type.isOptional { text += "?" }
+        let values = enumValues(parameter, spec: spec)
+        if !values.isEmpty { text += "{" + values.joined(separator: "|") + "}" }
+        return text + ";"
     }
 
     private static func enumValues(_ parameter: TrackingSpec.Parameter, spec: TrackingSpec) -> [String] {
@@ -91,19 +114,14 @@ enum CatalogRenderer {
 
     /// A stable hash of what a task may rely on: each catalog event's name and its
     /// parameters' names, kinds, array and optional marks and enum values, in name
-    /// order. Descriptions, constraints, PII and the order of declaration do not
-    /// change it. FNV-1a, 64 bits, as 16 hexadecimal digits.
+    /// order, with the same of each object type's properties. Descriptions,
+    /// constraints, PII and the order of declaration do not change it. FNV-1a, 64 bits, as 16 hexadecimal digits.
     static func fingerprint(_ spec: TrackingSpec) -> String {
         var canonical = ""
         for event in catalogEvents(spec).sorted(by: { $0.name < $1.name }) {
             canonical += event.name + "("
             for parameter in event.parameters.sorted(by: { $0.name < $1.name }) {
-                canonical += parameter.name + ":" + kind(parameter.type.base)
-                if parameter.type.isArray { canonical += "[]" }
-                if parameter.type.isOptional { canonical += "?" }
-                let values = enumValues(parameter, spec: spec)
-                if !values.isEmpty { canonical += "{" + values.joined(separator: "|") + "}" }
-                canonical += ";"
+                canonical += self.canonical(parameter, spec: spec)
             }
             canonical += ")\n"
         }

@@ -9,6 +9,8 @@ package struct RenderModel: Sendable {
     package var access: String
     /// Enum types.
     package var enums: [EnumModel]
+    /// Object types, as structs.
+    package var objects: [ObjectModel] = []
     /// Event factories.
     package var events: [EventModel]
     /// Whether the spec declares any event.
@@ -68,6 +70,45 @@ package struct RenderModel: Sendable {
         package var indent: String
         /// The cases in spec order.
         package var cases: [CaseModel]
+    }
+
+    /// A struct generated from an object type.
+    package struct ObjectModel: Sendable {
+        /// Doc comment lines, each to follow `///`.
+        package var docLines: [String]
+        /// The escaped Swift type name.
+        package var name: String
+        /// Stored properties, in the spec's order.
+        package var properties: [ObjectPropertyModel]
+        /// Doc comment lines of the memberwise initializer, each to follow `///`.
+        package var initializerDocLines: [String]
+        /// `productID: String,`, `coupon: String? = nil`: each with its separator.
+        package var arguments: [String]
+        /// `self.productID = productID`.
+        package var assignments: [String]
+        /// Whether any property is required, so the dictionary starts as a literal.
+        package var hasRequiredProperties: Bool
+        /// `let` when no optional property is added later, `var` otherwise.
+        package var propertiesKeyword: String
+        /// `"productID": productID.analyticsValue,`: the literal's entries.
+        package var requiredEntries: [String]
+        /// `if let coupon { _properties.updateValue(coupon.analyticsValue, forKey: "coupon") }`.
+        package var optionalAssignments: [String]
+        /// `let productID = _properties.decoded("productID", as: String.self)`: the
+        /// conditions of the converting initializer's `guard`, each with its separator.
+        package var decodings: [String]
+        /// `productID: productID, coupon: coupon`: the memberwise call.
+        package var initializerCall: String
+        /// `case productID`, `case orderId = "order id"`: the coding keys.
+        package var codingKeys: [String]
+    }
+
+    /// One stored property of a generated struct.
+    package struct ObjectPropertyModel: Sendable {
+        /// Doc comment lines, each to follow `///`.
+        package var docLines: [String]
+        /// `productID: String`.
+        package var declaration: String
     }
 
     /// One enum case: `case manual` or `case creditCard = "credit card"`.

@@ -13,10 +13,12 @@ package struct SpecTranslator: Sendable {
         let access = spec.access == .public ? "public " : ""
         let foundationTypes: [ValueType.Base] = [.date, .url, .uuid]
         let allParameters = (spec.events + spec.screens).flatMap(\.parameters) + spec.traits + spec.groupTraits + spec.globals
+            + spec.objects.flatMap(\.properties)
         let usesFoundation = allParameters.contains { foundationTypes.contains($0.type.base) }
-        let metadata = spec.events.compactMap(metadataModel)
+        let objects = Dictionary(uniqueKeysWithValues: spec.objects.map { ($0.name, $0) })
+        let metadata = spec.events.compactMap { metadataModel($0, objects: objects) }
         let metadataNames = Set(metadata.map(\.name))
-        let screenMetadata = spec.screens.compactMap(metadataModel)
+        let screenMetadata = spec.screens.compactMap { metadataModel($0, objects: objects) }
         let screenMetadataNames = Set(screenMetadata.map(\.name))
         let fileName = String(spec.file.split(separator: "/").last ?? Substring(spec.file))
         let taskSet = taskSetModel(spec, fileName: fileName)
@@ -25,6 +27,7 @@ package struct SpecTranslator: Sendable {
             imports: usesFoundation ? ["Anna", "Foundation"] : ["Anna"],
             access: access,
             enums: spec.types.filter { $0.container == nil }.map(enumModel),
+            objects: spec.objects.map(objectModel),
             events: spec.events.enumerated().map { index, event in
                 eventModel(event, isFirst: index == 0, hasMetadata: metadataNames.contains(SwiftNaming.escaped(event.swiftName)))
             },
@@ -159,13 +162,22 @@ package struct SpecTranslator: Sendable {
     }
 
     /// The metadata constant of an event, or `nil` when it has only defaults.
-    private func metadataModel(_ event: TrackingSpec.Event) -> RenderModel.MetadataModel? {
+    private func metadataModel(
+        _ event: TrackingSpec.Event, objects: [String: TrackingSpec.ObjectType]
+    ) -> RenderModel.MetadataModel? {
         var arguments: [String] = []
         if event.consent != "analytics" { arguments.append("consent: \(SwiftLiteral.string(event.consent))") }
-        let pii = event.parameters.filter(\.isPII).map { SwiftLiteral.string($0.name) }
+        var piiKeys = event.parameters.filter(\.isPII).map(\.name)
+        var constrained = event.parameters.filter { !$0.constraints.isEmpty }.map { ($0.name, $0.constraints) }
+        for parameter in event.parameters {
+            let nested = Self.nestedRules(of: parameter, path: parameter.name, objects: objects)
+            piiKeys += nested.pii
+            constrained += nested.constraints.map { ($0.path, $0.constraint) }
+        }
+        let pii = piiKeys.map(SwiftLiteral.string)
         if !pii.isEmpty { arguments.append("piiKeys: [\(pii.joined(separator: ", "))]") }
-        let constraints = event.parameters.filter { !$0.constraints.isEmpty }.map { parameter in
-            "\(SwiftLiteral.string(parameter.name)): \(constraintInitializer(parameter.constraints))"
+        let constraints = constrained.map { name, constraint in
+            "\(SwiftLiteral.string(name)): \(constraintInitializer(constraint))"
         }
         if !constraints.isEmpty { arguments.append("constraints: [\(constraints.joined(separator: ", "))]") }
         if event.deprecationMessage != nil { arguments.append("isDeprecated: true") }
@@ -191,7 +203,7 @@ package struct SpecTranslator: Sendable {
 
     /// Comment lines with the leading space the `///` needs, or none for an empty
     /// line; no lines for a missing or blank description.
-    private func docLines(_ text: String?) -> [String] {
+    func docLines(_ text: String?) -> [String] {
         guard let text, !text.allSatisfy(\.isWhitespace) else { return [] }
         return SwiftLiteral.commentLines(text).map { $0.isEmpty ? "" : " \($0)" }
     }

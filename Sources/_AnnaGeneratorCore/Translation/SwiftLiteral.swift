@@ -66,8 +66,9 @@ enum SwiftLiteral {
         byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
     }
 
-    /// Control characters, bidirectional controls, and other invisible format characters.
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    /// Control characters, bidirectional controls, and other invisible format characters;
+    /// `anna import` escapes the same ones in the YAML it writes.
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x200D: return false  // zero-width joiner: keeps emoji sequences whole
         case 0x00...0x1F, 0x7F...0x9F: return true

@@ -159,11 +159,11 @@ extension SpecValidationPass {
             if let pii = fields["pii"] { parameter.isPII = context.bool(pii.value, expected: "'pii'") ?? owner.kind.isPIIByDefault }
             if let persisted = fields["persisted"] { parameter.isPersisted = context.bool(persisted.value, expected: "'persisted'") ?? false }
             if let field = fields["dataType"], let name = context.string(field.value, expected: "'dataType'") {
-                guard PrivacyDataType.manifestKey(for: name) != nil else {
+                guard let canonical = PrivacyDataType.canonicalName(for: name) else {
                     context.error("unknown dataType '\(name)' for \(owner)\(Suggestion.hint(for: name, in: PrivacyDataType.names)) (Apple's collected data types)", at: field.value.location)
                     return nil
                 }
-                parameter.dataType = name
+                parameter.dataType = canonical
             }
             guard let constraints = constraints(fields, type: type, owner: owner) else { return nil }
             parameter.constraints = constraints
@@ -171,7 +171,7 @@ extension SpecValidationPass {
                 // An inline enum becomes a type of its own: an event's is named after event and
                 // parameter; the others are nested in the type their factories return, so they
                 // never clash with an event's (`UserTrait.LoyaltyTier`, `AnalyticsScreen.ProductDetailTab`).
-                let localName = owner.kind == .event || owner.kind == .screen
+                let localName = owner.kind == .event || owner.kind == .screen || owner.kind == .objectProperty
                     ? SwiftNaming.upperCamelCase(owner.event) + SwiftNaming.upperCamelCase(pair.key)
                     : SwiftNaming.upperCamelCase(pair.key)
                 let container = owner.kind.container
@@ -221,7 +221,7 @@ extension SpecValidationPass {
             case "maxLength": constraints.maxLength = context.count(field.value, expected: "'maxLength'")
             case "pattern":
                 guard let pattern = context.string(field.value, expected: "'pattern'") else { valid = false; continue }
-                if checkPattern(pattern, at: field.value, owner: owner) {
+                if checkPattern(pattern, at: field.value, owner: owner, maxLength: constraints.maxLength) {
                     constraints.pattern = pattern
                 } else {
                     valid = false
@@ -244,13 +244,20 @@ extension SpecValidationPass {
 extension SpecValidationPass {
     /// Checks a `pattern` with the parser and matcher the runtime uses, and rejects
     /// forms that are exponentially slow for backtracking matchers; `true` if usable.
-    private mutating func checkPattern(_ pattern: String, at node: YAMLNode, owner: ParameterOwner) -> Bool {
+    private mutating func checkPattern(_ pattern: String, at node: YAMLNode, owner: ParameterOwner, maxLength: Int?) -> Bool {
         do {
             let syntax = try RegexParser.parse(pattern)
-            _ = try RegexProgram(syntax)
+            let program = try RegexProgram(syntax)
             if let hazard = RegexHazard.find(in: syntax) {
                 context.error("'pattern' of \(owner) \(hazard.message(in: pattern))", at: Self.location(of: hazard.offset, in: pattern, at: node))
                 return false
+            }
+            // Program size × value length is bounded, so a large pattern matches only short values.
+            let limit = program.maximumInputLength
+            if limit < (maxLength ?? RegexProgram.maximumInput) {
+                context.warning(
+                    "'pattern' of \(owner) is large, so values longer than \(limit) characters are not matched and count as violations; set 'maxLength: \(limit)' or less, or use smaller repetition counts",
+                    at: node.location)
             }
             return true
         } catch {
@@ -288,6 +295,7 @@ extension SpecValidationPass {
         case .url: name = "URL"
         case .uuid: name = "UUID"
         case .named(let specName): name = types[specName]?.swiftName ?? specName
+        case .object(let specName): name = objects[specName]?.swiftName ?? specName
         }
         if type.isArray { name = "[\(name)]" }
         return type.isOptional ? name + "?" : name
@@ -299,7 +307,8 @@ extension SpecValidationPass {
 /// the generator's time on large specs.
 struct ParameterOwner: CustomStringConvertible {
     let parameter: String
-    /// The event or screen the parameter belongs to; empty for traits and globals.
+    /// The event or screen the parameter belongs to, or the object type of a
+    /// property; empty for traits and globals.
     let event: String
     let kind: ParameterKind
 
@@ -307,6 +316,7 @@ struct ParameterOwner: CustomStringConvertible {
         switch kind {
         case .event, .screen: "parameter '\(parameter)' of \(kind.word) '\(event)'"
         case .trait, .groupTrait, .global: "\(kind.word) '\(parameter)'"
+        case .objectProperty: "property '\(parameter)' of type '\(event)'"
         }
     }
 }

@@ -9,6 +9,8 @@ enum ParameterKind: Sendable, Hashable {
     case trait
     case groupTrait
     case global
+    /// A property of an object type under `types:`.
+    case objectProperty
 
     /// The section the declaration is written in.
     var section: String {
@@ -18,6 +20,7 @@ enum ParameterKind: Sendable, Hashable {
         case .trait: "traits"
         case .groupTrait: "groupTraits"
         case .global: "globals"
+        case .objectProperty: "types"
         }
     }
 
@@ -29,6 +32,7 @@ enum ParameterKind: Sendable, Hashable {
         case .trait: "trait"
         case .groupTrait: "group trait"
         case .global: "global property"
+        case .objectProperty: "property"
         }
     }
 
@@ -45,18 +49,20 @@ enum ParameterKind: Sendable, Hashable {
         case .trait: "UserTrait"
         case .groupTrait: "GroupTrait"
         case .global: "AnalyticsGlobal"
+        case .objectProperty: "AnalyticsValue"
         }
     }
 
-    /// The type inline enums are nested in; `nil` for events, whose enums are top-level.
+    /// The type inline enums are nested in; `nil` for events and object types, whose
+    /// enums are top-level, named after the event or type and the parameter.
     var container: String? {
-        self == .event ? nil : factoryType
+        self == .event || self == .objectProperty ? nil : factoryType
     }
 
     /// Traits are set one by one with a value, not declared as a call's parameters.
     var isProperty: Bool {
         switch self {
-        case .event, .screen: false
+        case .event, .screen, .objectProperty: false
         case .trait, .groupTrait, .global: true
         }
     }

@@ -26,7 +26,9 @@ extension SpecValidationPass {
             for parameter in event.parameters {
                 checkName(parameter.name, kind: .parameter, at: parameter.location, profile: profile)
                 checkStringLimit(parameter, label: "parameter", profile: profile)
-                if parameter.type.isArray && !profile.acceptsArrayValues {
+                if case .object = parameter.type.base {
+                    checkObject(parameter, of: "\(word) '\(event.name)'", profile: profile)
+                } else if parameter.type.isArray && !profile.acceptsArrayValues {
                     context.error("\(provider): parameter \(shown(parameter.name, profile)) of \(word) '\(event.name)' is an array (\(parameter.type)), but \(provider) takes only string and number values; declare one value (e.g. the item or a count) or a string with maxLength", at: parameter.location)
                 }
             }
@@ -52,14 +54,16 @@ extension SpecValidationPass {
             checkName(property.name, kind: .parameter, label: kind.word, at: property.location, profile: profile)
             guard kind == .global else { continue }
             checkStringLimit(property, label: kind.word, profile: profile)
-            if property.type.isArray && !profile.acceptsArrayValues {
+            if case .object = property.type.base {
+                checkObject(property, of: nil, profile: profile)
+            } else if property.type.isArray && !profile.acceptsArrayValues {
                 context.error("\(provider): \(kind.word) \(shown(property.name, profile)) is an array (\(property.type)), but \(provider) takes only string and number values; declare one value (e.g. a count) or a string with maxLength", at: property.location)
             }
         }
     }
 
     /// `'name'`, or `'name' (sent as 'mapped')` when the provider renames it.
-    private func shown(_ name: String, _ profile: ProviderProfile) -> String {
+    func shown(_ name: String, _ profile: ProviderProfile) -> String {
         let mapped = profile.mapped(name)
         return mapped == name ? "'\(name)'" : "'\(name)' (sent as '\(mapped)')"
     }
@@ -69,6 +73,13 @@ extension SpecValidationPass {
         let name = parameter.name.utf8.count + 8
         switch parameter.type.base {
         case _ where parameter.type.isArray: return nil
+        case .object(let type):
+            var total = name + 2
+            for property in objects[type]?.properties ?? [] {
+                guard let size = estimatedSize(of: property) else { return nil }
+                total += size
+            }
+            return total
         case .string:
             // maxLength can be up to Int.max; capped at 2^28 characters (1 GiB, over every
             // message limit) so that neither `* 4` nor the sum can overflow.
@@ -82,7 +93,7 @@ extension SpecValidationPass {
     }
 
     /// `label` names what the name belongs to in messages: `screen`, `trait`; the kind by default.
-    private mutating func checkName(
+    mutating func checkName(
         _ name: String, kind: ProviderProfile.NameKind, label: String? = nil, at location: SourceLocation, profile: ProviderProfile
     ) {
         let provider = profile.name
@@ -104,7 +115,7 @@ extension SpecValidationPass {
     }
 
     /// `label` is what the parameter is: `parameter`, `trait`, `global property`.
-    private mutating func checkStringLimit(_ parameter: TrackingSpec.Parameter, label: String, profile: ProviderProfile) {
+    mutating func checkStringLimit(_ parameter: TrackingSpec.Parameter, label: String, profile: ProviderProfile) {
         guard let limit = profile.maximumStringLength else { return }
         let provider = profile.name
         let unit = profile.stringLengthUnit

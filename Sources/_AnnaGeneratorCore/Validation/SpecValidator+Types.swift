@@ -5,20 +5,40 @@ extension SpecValidationPass {
         "date": .date, "url": .url, "uuid": .uuid,
     ]
 
-    /// `types:`: named `String`-backed enums.
+    /// `types:`: named `String`-backed enums, and object types with `properties:`.
+    ///
+    /// Every name is registered before any object's properties are read, so types may
+    /// refer to types declared after them.
     mutating func declareTypes(_ node: YAMLNode) {
         guard let pairs = context.pairs(of: node, expected: "'types'") else { return }
+        var declaredObjects: [(pair: YAMLPair, fields: [String: YAMLPair])] = []
         for pair in pairs {
+            guard let fields = context.entries(of: pair.value, allowed: ["description", "enum", "properties"], in: "type '\(pair.key)'") else {
+                rejectedTypeNames.insert(pair.key)
+                continue
+            }
+            if fields["properties"] != nil {
+                if let enumField = fields["enum"] {
+                    context.error("type '\(pair.key)' has both 'enum:' and 'properties:'; a type is either an enum or an object: remove one", at: enumField.keyLocation)
+                    rejectedTypeNames.insert(pair.key)
+                } else if declareObject(name: pair.key, at: pair.keyLocation) {
+                    declaredObjects.append((pair, fields))
+                }
+                continue
+            }
             defer { if types[pair.key] == nil { rejectedTypeNames.insert(pair.key) } }
-            guard let fields = context.entries(of: pair.value, allowed: ["description", "enum"], in: "type '\(pair.key)'") else { continue }
             let description = context.string(fields["description"], expected: "a description")
             guard let casesNode = fields["enum"] else {
-                context.error("type '\(pair.key)' has no 'enum:'; list its values, e.g. enum: [a, b]", at: pair.keyLocation)
+                context.error("type '\(pair.key)' has no 'enum:' or 'properties:'; list its values, e.g. enum: [a, b], or its properties, e.g. properties: { id: string }", at: pair.keyLocation)
                 continue
             }
             guard let cases = enumCases(casesNode.value, owner: "type '\(pair.key)'") else { continue }
             declareEnum(name: pair.key, swiftName: nil, description: description, cases: cases, at: pair.keyLocation)
         }
+        for (pair, fields) in declaredObjects {
+            defineObject(pair, fields: fields)
+        }
+        checkObjectGraph()
     }
 
     /// Type names generated code refers to, besides ``SwiftNaming/reservedTypeNames``:
@@ -137,9 +157,12 @@ extension SpecValidationPass {
         if types[name] != nil {
             return ValueType(base: .named(name), isArray: isArray, isOptional: isOptional)
         }
+        if objects[name] != nil {
+            return ValueType(base: .object(name), isArray: isArray, isOptional: isOptional)
+        }
         // Its declaration's error is the one to fix; a second error here would only repeat it.
         if rejectedTypeNames.contains(name) { return nil }
-        let known = Self.scalarTypes.keys.sorted() + typeOrder
+        let known = Self.scalarTypes.keys.sorted() + typeOrder + objectOrder
         if name.isEmpty || name.contains(where: { "[]?".contains($0) }) {
             context.error("type '\(text)' of \(owner) is malformed; write T, T?, [T] or [T]? with T one of: \(known.joined(separator: ", "))", at: location)
         } else {

@@ -45,11 +45,16 @@ struct SpecValidationPass {
     /// Declared and inline enum types by the name parameters refer to them with.
     var types: [String: TrackingSpec.EnumType] = [:]
     var typeOrder: [String] = []
+    /// Object types by name, and their names in file order.
+    var objects: [String: TrackingSpec.ObjectType] = [:]
+    var objectOrder: [String] = []
     /// Types declared under `types:` whose declaration had an error, already reported:
     /// a use of one is not reported again as an unknown type.
     var rejectedTypeNames: Set<String> = []
     /// Swift type names taken, with where, to catch collisions after conversion.
     var swiftTypeNames: [String: SourceLocation] = [:]
+    /// Where each provider profile is listed, for `anna diff`.
+    var providerLocations: [String: SourceLocation] = [:]
 
     /// Whether a provider profile's limits are checked.
     var checksProvider: (String) -> Bool = { _ in true }
@@ -102,13 +107,14 @@ struct SpecValidationPass {
         var tasks: [TrackingSpec.FocusTask] = []
         if let pair = top["tasks"] { tasks = self.tasks(pair.value, events: events) }
 
-        return TrackingSpec(
+        var spec = TrackingSpec(
             file: file,
             baseName: SpecFileNaming.baseName(of: file),
             namespace: namespace,
             access: access,
             providers: providers,
             types: typeOrder.compactMap { types[$0] },
+            objects: objectOrder.compactMap { objects[$0] },
             events: events,
             screens: screens,
             traits: traits,
@@ -116,6 +122,9 @@ struct SpecValidationPass {
             globals: globals,
             tasks: tasks
         )
+        spec.keyLocations = top.mapValues(\.keyLocation)
+        spec.providerLocations = providerLocations
+        return spec
     }
 
     private mutating func checkFormat(_ pair: YAMLPair?, root: YAMLNode) {
@@ -156,6 +165,7 @@ struct SpecValidationPass {
         var profiles: [ProviderProfile] = []
         for item in items {
             guard let name = context.string(item, expected: "a provider") else { continue }
+            if providerLocations[name] == nil { providerLocations[name] = item.location }
             guard let profile = ProviderProfile.all[name] else {
                 context.error("unknown provider '\(name)'\(Suggestion.hint(for: name, in: ProviderProfile.all.keys.sorted()))", at: item.location)
                 continue

@@ -15,6 +15,8 @@ package struct TrackingSpec: Sendable, Hashable {
     package var providers: [ProviderProfile]
     /// Named enum types, in file order.
     package var types: [EnumType]
+    /// Object types (`types:` entries with `properties:`), in file order.
+    package var objects: [ObjectType] = []
     /// Events, in file order.
     package var events: [Event]
     /// Screens under `screens:`, in file order; declared and validated like events.
@@ -27,6 +29,10 @@ package struct TrackingSpec: Sendable, Hashable {
     package var globals: [Parameter]
     /// Tasks, in file order.
     package var tasks: [FocusTask]
+    /// Where each top-level key (`namespace`, `access`, `providers`, `events`…) is written.
+    package var keyLocations: [String: SourceLocation] = [:]
+    /// Where each provider profile is listed under `providers:`, by its name.
+    package var providerLocations: [String: SourceLocation] = [:]
 }
 
 /// `access:` in a spec.
@@ -51,6 +57,26 @@ extension TrackingSpec {
         package var description: String?
         /// The cases in file order.
         package var cases: [EnumCase]
+        /// Where it is declared.
+        package var location: SourceLocation
+    }
+
+    /// A struct-like type declared under `types:` with `properties:`: a value of it is
+    /// sent as a nested object, and a list of it as a list of objects.
+    package struct ObjectType: Sendable, Hashable {
+        /// The name as written.
+        package var name: String
+        /// The Swift struct name.
+        package var swiftName: String
+        /// `description:`.
+        package var description: String?
+        /// Its properties in file order, declared like event parameters.
+        package var properties: [Parameter]
+        /// Properties in the memberwise initializer's order: required ones first, then
+        /// optional ones (which default to `nil`), each group in file order.
+        package var signatureProperties: [Parameter] {
+            properties.filter { !$0.type.isOptional } + properties.filter(\.type.isOptional)
+        }
         /// Where it is declared.
         package var location: SourceLocation
     }
@@ -136,7 +162,7 @@ extension TrackingSpec {
     }
 }
 
-/// A parameter's type: a scalar or enum, possibly in an array, possibly optional.
+/// A parameter's type: a scalar, enum or object, possibly in an array, possibly optional.
 package struct ValueType: Sendable, Hashable, CustomStringConvertible {
     /// The element type.
     package enum Base: Sendable, Hashable {
@@ -156,6 +182,8 @@ package struct ValueType: Sendable, Hashable, CustomStringConvertible {
         case uuid
         /// An enum type, by its name in the spec.
         case named(String)
+        /// An object type, by its name in the spec.
+        case object(String)
     }
 
     /// The element type.
@@ -169,7 +197,7 @@ package struct ValueType: Sendable, Hashable, CustomStringConvertible {
     package var description: String {
         var text: String
         switch base {
-        case .named(let name): text = name
+        case .named(let name), .object(let name): text = name
         default: text = "\(base)"
         }
         if isArray { text = "[\(text)]" }

@@ -17,6 +17,13 @@ enum Fixtures {
         return names.filter { $0.hasSuffix(".anna.yml") }.sorted().map { folder.appending(path: $0) }
     }
 
+    /// The specs teams copy, in `Examples/Specs`, sorted.
+    static var exampleSpecs: [URL] {
+        let folder = packageRoot.appending(path: "Examples/Specs", directoryHint: .isDirectory)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".anna.yml") }.sorted().map { folder.appending(path: $0) }
+    }
+
     static func bytes(_ url: URL) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: url))
     }

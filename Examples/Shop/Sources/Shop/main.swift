@@ -18,7 +18,11 @@ let session: [AnalyticsEvent] = [
     .paymentInfoEntered(method: .applePay),
     .orderPlaced(
         orderID: "3F2A-19C7", total: 52.40, method: .applePay,
-        itemCount: 2, placedAt: Date(timeIntervalSince1970: 1_767_225_600)
+        itemCount: 2, placedAt: Date(timeIntervalSince1970: 1_767_225_600),
+        items: [
+            OrderItem(itemID: "SKU-1001", itemName: "Swift book", itemCategory: .books, price: 39.90, quantity: 1),
+            OrderItem(itemID: "SKU-2002", itemName: "Jazz record", itemCategory: .music, price: 12.50, quantity: 1),
+        ]
     ),
     .reviewSubmitted(productID: "SKU-1001", rating: 5, hasPhoto: false),
     .promoBannerTapped(campaign: "spring-sale", link: URL(string: "https://shop.example/spring")),
@@ -86,7 +90,8 @@ func runAppLaunch() async {
             storage: .directory(folder.appendingPathComponent("events")),
             // The shop's own collector may receive PII (the email trait); without this it is removed.
             options: ProviderOptions(receivesPII: true),
-            configuration: .init(requestTimeout: .seconds(5)))
+            // This demo collector reads plain JSON; Segment and collector.py take the default, gzip.
+            configuration: .init(compressesRequests: false, requestTimeout: .seconds(5)))
         let lifecycle = AppLifecycle()  // on iOS: AppLifecycle.platform, from AnnaApple
         let analytics = AnalyticsService(providers: [http], configuration: .init(
             context: AnalyticsContext(app: .init(name: "Shop", version: "1.0", build: "1")),
@@ -97,6 +102,8 @@ func runAppLaunch() async {
         analytics.screen(.productDetail(productID: "SKU-1001"))
         analytics.report(.productViewed(productID: "SKU-1001", category: .books, price: 39.90))
         analytics.screen(.cart)
+        // The order with its products: a list of objects, sent as nested JSON.
+        if let order = session.first(where: { $0.name == "orderPlaced" }) { analytics.report(order) }
         lifecycle.send(.background)  // flushes within the background window, then suspends the provider
         await analytics.flush()
         let identity = await analytics.identity

@@ -1,0 +1,139 @@
+import AnnaRules
+import Foundation
+
+extension SchemaImporter {
+    /// `minimum`, `maximum` and their exclusive forms (a number since draft 6, a
+    /// boolean beside `minimum`/`maximum` in draft 4).
+    mutating func numberConstraints(_ schema: JSONNode, isInteger: Bool, path: PropertyPath, property: inout ImportedProperty) {
+        // 1e400 reads as infinity, which a spec cannot write: such a bound is no bound.
+        var min = schema["minimum"]?.number.flatMap { $0.isFinite ? $0 : nil }
+        var max = schema["maximum"]?.number.flatMap { $0.isFinite ? $0 : nil }
+        for (key, isLower) in [("exclusiveMinimum", true), ("exclusiveMaximum", false)] {
+            guard let field = schema[key] else { continue }
+            let bound = field.number ?? (field.bool == true ? (isLower ? min : max) : nil)
+            guard let bound, bound.isFinite else { continue }
+            if isInteger {
+                // For whole numbers an exclusive bound is the next whole number: nothing is lost.
+                let inclusive = isLower ? (bound + 1).rounded(.down) : (bound - 1).rounded(.up)
+                if isLower { min = Swift.max(min ?? inclusive, inclusive) } else { max = Swift.min(max ?? inclusive, inclusive) }
+            } else {
+                warning("'\(key)' of \(path.description) is written as an inclusive '\(isLower ? "min" : "max")': Anna's bounds include the limit", at: field.location)
+                if isLower { min = Swift.max(min ?? bound, bound) } else { max = Swift.min(max ?? bound, bound) }
+            }
+        }
+        if isInteger {
+            min = min.map { $0.rounded(.up) }
+            max = max.map { $0.rounded(.down) }
+        }
+        if let low = min, let high = max, low > high {
+            warning("\(path.description) allows no number (minimum \(low.compactDescription) above maximum \(high.compactDescription)); its bounds are not imported", at: schema.location)
+            return
+        }
+        property.min = min
+        property.max = max
+        if let field = schema["multipleOf"] {
+            warning("'multipleOf' of \(path.description) is not imported: Anna has no such constraint", at: field.location)
+        }
+        if let values = schema["enum"] ?? schema["const"] {
+            warning("the allowed values of the number \(path.description) are not imported: Anna's enums are strings; use min and max", at: values.location)
+        }
+    }
+
+    /// A string, or a `date`, `url` or `uuid` for the formats Anna has, with its constraints.
+    mutating func stringType(_ schema: JSONNode, path: PropertyPath, property: inout ImportedProperty) -> ImportedValueType {
+        if let format = schema["format"], let name = format.string {
+            let base: String? = switch name {
+            case "date-time": "date"
+            case "uri", "url": "url"
+            case "uuid": "uuid"
+            default: nil
+            }
+            if let base {
+                for key in ["minLength", "maxLength", "pattern", "enum", "const"] where schema[key] != nil {
+                    warning("'\(key)' of \(path.description) is not imported: Anna's \(base) values take no string constraints", at: schema[key]?.location ?? schema.location)
+                }
+                return ImportedValueType(base: base)
+            }
+            warning("format '\(name)' of \(path.description) is not checked by Anna; the value is a plain string", at: format.location)
+        }
+        property.minLength = count(schema, "minLength", path: path)
+        property.maxLength = count(schema, "maxLength", path: path)
+        if let minimum = property.minLength, let maximum = property.maxLength, minimum > maximum {
+            warning("\(path.description) allows no string (minLength above maxLength); its lengths are not imported", at: schema.location)
+            property.minLength = nil
+            property.maxLength = nil
+        }
+        if let field = schema["pattern"], let pattern = field.string {
+            if let problem = Self.patternProblem(pattern) {
+                warning("'pattern' of \(path.description) is not imported: \(problem)", at: field.location)
+            } else {
+                property.pattern = pattern
+            }
+        }
+        if let values = schema["enum"]?.elements ?? schema["const"].map({ [$0] }) {
+            stringEnum(values, at: (schema["enum"] ?? schema["const"])?.location ?? schema.location, path: path, property: &property)
+        }
+        return ImportedValueType(base: "string")
+    }
+
+    private mutating func count(_ schema: JSONNode, _ key: String, path: PropertyPath) -> Int? {
+        guard let field = schema[key] else { return nil }
+        guard let value = field.number, value >= 0, value.rounded() == value, value < 1e9 else {
+            warning("'\(key)' of \(path.description) is not a whole number of characters; it is not imported", at: field.location)
+            return nil
+        }
+        return Int(value)
+    }
+
+    /// Why Anna cannot use a pattern (its dialect, or exponential backtracking), or `nil`.
+    static func patternProblem(_ pattern: String) -> String? {
+        do {
+            let syntax = try RegexParser.parse(pattern)
+            _ = try RegexProgram(syntax)
+            if let hazard = RegexHazard.find(in: syntax) { return "it \(hazard.message(in: pattern))" }
+            return nil
+        } catch {
+            return "Anna's patterns cannot say it (\(error.message)); see the README's pattern syntax"
+        }
+    }
+
+    /// String values: an enum when each can be a Swift case, otherwise a pattern that
+    /// accepts exactly them.
+    private mutating func stringEnum(_ values: [JSONNode], at location: SourceLocation, path: PropertyPath, property: inout ImportedProperty) {
+        let strings = values.compactMap(\.string)
+        if strings.count < values.count, values.contains(where: { $0.content != .null }) {
+            warning("values of 'enum' of \(path.description) that are not strings are not imported", at: location)
+        }
+        guard !strings.isEmpty else { return }
+        var seen: Set<String> = []
+        let usable = strings.allSatisfy { value in
+            let swift = SwiftNaming.lowerCamelCase(value)
+            return SwiftNaming.isValidName(value) && !SwiftNaming.reservedCaseNames.contains(swift) && seen.insert(swift).inserted
+        }
+        if usable {
+            if property.pattern != nil {
+                warning("'pattern' of \(path.description) is not imported beside its enum: Anna takes one or the other", at: location)
+                property.pattern = nil
+            }
+            property.enumValues = strings
+            return
+        }
+        let alternatives = strings.map(Self.escapedForPattern).joined(separator: "|")
+        property.pattern = "^(?:\(alternatives))$"
+        warning("the values of 'enum' of \(path.description) cannot all be Swift case names; written as a pattern that accepts exactly them, without a Swift enum", at: location)
+    }
+
+    /// `a.b` → `a\.b`: the value as a literal in a pattern.
+    static func escapedForPattern(_ value: String) -> String {
+        var result = ""
+        for scalar in value.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                result += "\\x{\(String(scalar.value, radix: 16))}"
+                continue
+            }
+            if "\\^$.|?*+()[]{}/-".unicodeScalars.contains(scalar) { result += "\\" }
+            result.unicodeScalars.append(scalar)
+        }
+        return result
+    }
+}

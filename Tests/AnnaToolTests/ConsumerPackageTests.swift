@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// Real app packages that depend on Anna by path, built and run with `swift` as the
+/// README tells app teams: an app that only reports events fetches neither
+/// swift-crypto nor swift-syntax, and an app that enables the traits runs
+/// `anna-sign`, `anna bundle --sign` and `anna-coverage` from its own folder.
+///
+/// The packages live under this package's `.build/consumer-packages`, so a second
+/// run builds incrementally; a fresh clone builds them from scratch (a few minutes).
+@Suite(.serialized) struct ConsumerPackageTests {
+    static let folder = AnnaTool.packageRoot.appending(path: ".build/consumer-packages", directoryHint: .isDirectory)
+
+    /// Writes an app package: one target with a spec, the build plugin and a report.
+    static func makeApp(named name: String, traits: [String]) throws -> URL {
+        let app = folder.appending(path: name, directoryHint: .isDirectory)
+        let sources = app.appending(path: "Sources/App", directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        let traitList = traits.isEmpty ? "" : ", traits: [\(traits.map { "\"\($0)\"" }.joined(separator: ", "))]"
+        let files = [
+            "Package.swift": """
+                // swift-tools-version: 6.1
+                import PackageDescription
+
+                let package = Package(
+                    name: "App",
+                    platforms: [.macOS(.v13), .iOS(.v16)],
+                    dependencies: [.package(name: "Anna", path: "\(AnnaTool.packageRoot.path)"\(traitList))],
+                    targets: [
+                        .target(
+                            name: "App", dependencies: [.product(name: "Anna", package: "Anna")],
+                            plugins: [.plugin(name: "AnnaPlugin", package: "Anna")]),
+                    ],
+                    swiftLanguageModes: [.v6]
+                )
+
+                """,
+            "Sources/App/app.anna.yml": """
+                anna: 1
+                namespace: App
+                events:
+                  appOpened:
+                    description: The app was opened.
+                    parameters:
+                      source: { type: string, maxLength: 40 }
+                  neverSent: {}
+                tasks:
+                  - match: home/appeared
+                    report: appOpened
+                    with: { source: home }
+
+                """,
+            "Sources/App/App.swift": """
+                import Anna
+
+                public func appLaunched(_ analytics: AnalyticsService) {
+                    analytics.report(event: .appOpened(source: "icon"))
+                }
+
+                """,
+        ]
+        for (path, text) in files {
+            let url = app.appending(path: path)
+            // Rewritten only when it changes, so a second run builds incrementally.
+            if (try? String(contentsOf: url, encoding: .utf8)) != text { try text.write(to: url, atomically: true, encoding: .utf8) }
+        }
+        return app
+    }
+
+    /// Runs `swift ARGUMENTS` in the app's folder.
+    static func swift(_ arguments: String..., in app: URL) throws -> AnnaTool.Result {
+        try AnnaTool.run(["swift"] + arguments, in: app, executable: URL(fileURLWithPath: "/usr/bin/env"))
+    }
+
+    @Test func anAppThatReportsEventsFetchesNeitherCryptoNorSyntax() throws {
+        let app = try Self.makeApp(named: "Reporting", traits: [])
+        let resolved = try Self.swift("package", "resolve", in: app)
+        #expect(resolved.status == 0, "\(resolved.stderr)")
+        let checkouts = Set((try? FileManager.default.contentsOfDirectory(atPath: app.appending(path: ".build/checkouts").path)) ?? [])
+        #expect(checkouts == ["swift-argument-parser", "swift-log", "swift-mustache"])
+
+        let build = try Self.swift("build", in: app)
+        #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
+        #expect(build.stdout.contains("Anna: generating Swift from app.anna.yml"))
+
+        // The documented command says what to add instead of failing obscurely.
+        let keygen = try Self.swift("run", "anna-sign", "keygen", "--private-key", "tasks.key", in: app)
+        #expect(keygen.status == 2)
+        #expect(keygen.stderr.contains("built without Anna's LiveTasks trait"))
+        #expect(keygen.stderr.contains("traits: [\"LiveTasks\"]"))
+        #expect(!FileManager.default.fileExists(atPath: app.appending(path: "tasks.key").path))
+    }
+
+    @Test func anAppWithTheTraitsRunsTheDocumentedCommands() throws {
+        let app = try Self.makeApp(named: "Publishing", traits: ["LiveTasks", "Coverage"])
+        for file in ["tasks.key", "tasks.json"] { try? FileManager.default.removeItem(at: app.appending(path: file)) }
+
+        let keygen = try Self.swift("run", "anna-sign", "keygen", "--private-key", "tasks.key", in: app)
+        #expect(keygen.status == 0, "\(keygen.stderr)")
+        let publicKey = keygen.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(Data(base64Encoded: publicKey)?.count == 32, "\(keygen.stdout)")
+
+        let bundle = try Self.swift("run", "anna", "bundle", "Sources/App/app.anna.yml", "--output", "tasks.json", "--sign", "tasks.key", in: app)
+        #expect(bundle.status == 0, "\(bundle.stderr)")
+        let signed = try String(contentsOf: app.appending(path: "tasks.json"), encoding: .utf8)
+        #expect(signed.hasPrefix("{\"annaTaskBundle\": 1, \"payload\": "))
+
+        let verify = try Self.swift("run", "anna-sign", "verify", "tasks.json", "--public-key", publicKey, in: app)
+        #expect(verify.status == 0, "\(verify.stderr)")
+        #expect(verify.stdout.contains("\"report\":\"appOpened\""))
+
+        let coverage = try Self.swift("run", "anna-coverage", "--package", ".", "--fail-unused", in: app)
+        #expect(coverage.status == 1, "\(coverage.stderr)")
+        #expect(coverage.stdout.contains("Sources/App/app.anna.yml:8:3: warning: event 'neverSent' is declared but never reported"))
+        let checkouts = Set((try? FileManager.default.contentsOfDirectory(atPath: app.appending(path: ".build/checkouts").path)) ?? [])
+        #expect(checkouts.isSuperset(of: ["swift-crypto", "swift-syntax"]))
+    }
+}
