@@ -221,12 +221,16 @@ final class BatchUploader: Sendable {
 
     /// Hands what callers left in the inbox to the machine.
     private func takeInbox(into machine: inout Machine, batch: [DurableQueue.Record]) {
+        let adopts = shared != nil
         let (backlog, flushes, stop) = inbox.withLock { inbox in
-            defer {
-                inbox.backlog = nil
-                inbox.newFlushes = []
-            }
-            return (inbox.backlog, inbox.newFlushes, inbox.stopRequested)
+            // A flush that came after this turn's adoption waits for the next turn's,
+            // so that its round sends what was adopted and the adoption is over when it
+            // returns (the wake-up it signalled makes the next turn come at once).
+            let waitsForAdoption = adopts && inbox.adoptRequested && !Self.isHeld(inbox)
+            let flushes = waitsForAdoption ? [] : inbox.newFlushes
+            if !waitsForAdoption { inbox.newFlushes = [] }
+            defer { inbox.backlog = nil }
+            return (inbox.backlog, flushes, inbox.stopRequested)
         }
         if let backlog { machine.backlogChanged(backlog) }
         let now = ContinuousClock.now
