@@ -84,6 +84,9 @@ import Darwin
             errorHandler: { error in errors.withLock { $0.append(error) } })
         queue.appendNumbered(0..<3)
         await queue.waitUntilPersisted()
+        // A read returns once its operation gave the lock up (a wait for persistence
+        // returns just before the write's operation does).
+        _ = await queue.read(maxRecords: 1, maxBytes: 1 << 20)
         let holder = try DurableQueue(storage: .directory(directory.url))
         queue.appendNumbered(3..<5)
         await queue.waitUntilPersisted()

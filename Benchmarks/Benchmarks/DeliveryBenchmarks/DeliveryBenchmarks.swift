@@ -36,7 +36,7 @@ let recordsPerRun = 100_000
 
 let benchmarks: @Sendable () -> Void = {
     let durable = Benchmark.Configuration(
-        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
+        metrics: [.wallClock, .cpuTotal, .throughput, .mallocCountTotal, .peakMemoryResident],
         warmupIterations: 1,
         scalingFactor: .one,
         maxDuration: .seconds(20),
@@ -84,28 +84,32 @@ let benchmarks: @Sendable () -> Void = {
     // The same, with the other calls of the Segment spec in turn (screen, identify,
     // group, alias and track), into a shared folder (an App Group's): its own queue
     // claimed under `queues/`, the ended processes' queues looked for at start.
-    Benchmark("HTTPBatchProvider every kind of call, shared folder, 100,000 events", configuration: durable) { benchmark in
-        let kinds = AnalyticsEnvelope.Kind.allCases
-        let envelopes = (0..<1000).map { index in
-            let kind = kinds[index % kinds.count]
-            return AnalyticsEnvelope(
-                event: kind == .alias ? AnalyticsEvent(name: "") : deliveryEvent, messageID: UUID(), timestamp: Date(),
-                sessionID: 1, anonymousID: "6f1c2a9e-1b7d-4c3e-9f0a-2d4b6c8e0a1f", userID: "user-42", context: .current(),
-                kind: kind, groupID: kind == .group ? "group-7" : nil, previousID: kind == .alias ? "user-41" : nil)
-        }
-        for _ in benchmark.scaledIterations {
-            let folder = scratchDirectory("shared")
-            benchmark.startMeasurement()
-            let provider = try! HTTPBatchProvider(
-                endpoint: offlineEndpoint, writeKey: "bench", storage: .shared(folder),
-                configuration: .init(flushAt: .max, flushInterval: .seconds(3600), maxRetryDelay: .seconds(3600),
-                                     queue: .init(maxBytes: 1 << 30)))
-            for _ in 0..<recordsPerRun / envelopes.count { try? await provider.receive(envelopes) }
-            await provider.waitUntilPersisted()
-            benchmark.stopMeasurement()
-            precondition(provider.metrics.persisted == recordsPerRun)
-            await provider.shutdown()
-            try? FileManager.default.removeItem(at: folder)
+    // Under both lock policies: an app's (`.whileRunning`) and an extension's (`.aroundIO`).
+    for policy in DeliveryStorage.LockPolicy.allCases {
+        let name = "HTTPBatchProvider every kind of call, shared folder, 100,000 events"
+        Benchmark(policy == .whileRunning ? name : name + ", lock \(policy)", configuration: durable) { benchmark in
+            let kinds = AnalyticsEnvelope.Kind.allCases
+            let envelopes = (0..<1000).map { index in
+                let kind = kinds[index % kinds.count]
+                return AnalyticsEnvelope(
+                    event: kind == .alias ? AnalyticsEvent(name: "") : deliveryEvent, messageID: UUID(), timestamp: Date(),
+                    sessionID: 1, anonymousID: "6f1c2a9e-1b7d-4c3e-9f0a-2d4b6c8e0a1f", userID: "user-42", context: .current(),
+                    kind: kind, groupID: kind == .group ? "group-7" : nil, previousID: kind == .alias ? "user-41" : nil)
+            }
+            for _ in benchmark.scaledIterations {
+                let folder = scratchDirectory("shared")
+                benchmark.startMeasurement()
+                let provider = try! HTTPBatchProvider(
+                    endpoint: offlineEndpoint, writeKey: "bench", storage: .shared(folder),
+                    configuration: .init(flushAt: .max, flushInterval: .seconds(3600), maxRetryDelay: .seconds(3600),
+                                         queue: .init(maxBytes: 1 << 30, lockPolicy: policy)))
+                for _ in 0..<recordsPerRun / envelopes.count { try? await provider.receive(envelopes) }
+                await provider.waitUntilPersisted()
+                benchmark.stopMeasurement()
+                precondition(provider.metrics.persisted == recordsPerRun)
+                await provider.shutdown()
+                try? FileManager.default.removeItem(at: folder)
+            }
         }
     }
 

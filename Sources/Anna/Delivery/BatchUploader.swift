@@ -229,13 +229,19 @@ final class BatchUploader: Sendable {
 
     /// Hands what callers left in the inbox to the machine.
     private func takeInbox(into machine: inout Machine, batch: [DurableQueue.Record]) {
+        let adopts = shared != nil
         let (backlog, flushes, stop, path) = inbox.withLock { inbox in
+            // A flush that came after this turn's adoption waits for the next turn's,
+            // so that its round sends what was adopted and the adoption is over when it
+            // returns (the wake-up it signalled makes the next turn come at once).
+            let waitsForAdoption = adopts && inbox.adoptRequested && !Self.isHeld(inbox)
+            let flushes = waitsForAdoption ? [] : inbox.newFlushes
+            if !waitsForAdoption { inbox.newFlushes = [] }
             defer {
                 inbox.backlog = nil
-                inbox.newFlushes = []
                 inbox.path = nil
             }
-            return (inbox.backlog, inbox.newFlushes, inbox.stopRequested, inbox.path)
+            return (inbox.backlog, flushes, inbox.stopRequested, inbox.path)
         }
         if let backlog { machine.backlogChanged(backlog) }
         if let path { perform(machine.pathChanged(path), batch: batch) }
