@@ -200,10 +200,24 @@ let benchmarks: @Sendable () -> Void = {
             try? FileManager.default.removeItem(at: directory)
         }
     }
+    // Room for the whole burst (the limits hold all 100,000): what an event costs
+    // while held between `report` and the disk, as peak memory above the empty run.
+    Benchmark("Burst of 100,000 events, report, room for all", configuration: burst) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let directory = scratchDirectory("burst-all")
+            let analytics = AnalyticsService(providers: [defaultProvider(directory)], configuration: roomForAll)
+            for _ in 0..<recordsPerRun { analytics.report(deliveryEvent) }
+            await analytics.flush()
+            precondition(analytics.metrics.forwarded == recordsPerRun)
+            await analytics.shutdown()
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
     Benchmark("Empty baseline (for peak memory)", configuration: burst) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(recordsPerRun) }
     }
     lockPolicyBenchmarks(durable)
+    phoneBenchmarks()
 }
 
 /// An offline provider with every default but the endpoint.

@@ -1,4 +1,4 @@
-import CAnnaZlib
+internal import CAnnaZlib
 
 /// gzip (RFC 1952) through the system's zlib, for request bodies.
 ///

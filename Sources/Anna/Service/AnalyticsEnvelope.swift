@@ -42,13 +42,28 @@ public struct AnalyticsEnvelope: Sendable, Hashable, Codable {
     public var timestamp: Date
     /// The session the event belongs to: the start of the session, in milliseconds
     /// since 1970, as Amplitude and Mixpanel count sessions.
-    public var sessionID: Int64
+    public var sessionID: Int64 {
+        get { origin.sessionID }
+        set { origin = origin.with(sessionID: newValue) }
+    }
     /// An identifier of the installation that does not identify the person.
-    public var anonymousID: String
+    public var anonymousID: String {
+        get { origin.anonymousID }
+        set { origin = origin.with(anonymousID: newValue) }
+    }
     /// The identifier the app gave with ``AnalyticsService/identify(userID:)``, if any.
-    public var userID: String?
+    public var userID: String? {
+        get { origin.userID }
+        set { origin = origin.with(userID: .some(newValue)) }
+    }
     /// The app, device, operating system and library the event comes from.
-    public var context: AnalyticsContext
+    public var context: AnalyticsContext {
+        get { origin.context }
+        set { origin = origin.with(context: newValue) }
+    }
+    /// Session, identifiers and context behind one reference the pipeline shares
+    /// between consecutive envelopes.
+    var origin: EnvelopeOrigin
     /// The group's identifier, for ``Kind/group``.
     public var groupID: String? {
         get { callFields?.groupID }
@@ -92,26 +107,20 @@ public struct AnalyticsEnvelope: Sendable, Hashable, Codable {
         self.event = event
         self.messageID = messageID
         self.timestamp = timestamp
-        self.sessionID = sessionID
-        self.anonymousID = anonymousID
-        self.userID = userID
-        self.context = context
+        self.origin = EnvelopeOrigin(sessionID: sessionID, anonymousID: anonymousID, userID: userID, context: context)
     }
 }
 
 extension AnalyticsEnvelope {
-    /// An envelope with its call's fields as the pipeline holds them.
+    /// An envelope with its origin and call's fields as the pipeline holds them.
     init(
-        event: AnalyticsEvent, messageID: UUID, timestamp: Date, sessionID: Int64, anonymousID: String, userID: String?,
-        context: AnalyticsContext, kind: Kind, callFields: CallFields?
+        event: AnalyticsEvent, messageID: UUID, timestamp: Date, origin: EnvelopeOrigin, kind: Kind,
+        callFields: CallFields?
     ) {
         self.event = event
         self.messageID = messageID
         self.timestamp = timestamp
-        self.sessionID = sessionID
-        self.anonymousID = anonymousID
-        self.userID = userID
-        self.context = context
+        self.origin = origin
         self.kind = kind
         self.callFields = callFields
     }

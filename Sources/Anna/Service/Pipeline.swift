@@ -42,6 +42,8 @@ final class Pipeline: @unchecked Sendable {
     @exclusivity(unchecked) var traits = GlobalProperties()
     @exclusivity(unchecked) var globals = GlobalProperties()
     @exclusivity(unchecked) var sessionID: Int64 = 0
+    /// The origin the last envelopes shared; replaced when the session or an identifier changes.
+    @exclusivity(unchecked) private var lastOrigin: EnvelopeOrigin?
     @exclusivity(unchecked) var lastEventTime: Date = .distantPast
     /// When the session was last written to the store; written at most every few seconds.
     @exclusivity(unchecked) var sessionWritten: Date = .distantPast
@@ -164,22 +166,18 @@ final class Pipeline: @unchecked Sendable {
             // Enriched as it is built, with no local envelope to change field by field.
             startSession(at: time)
             batch.append(AnalyticsEnvelope(
-                event: event, messageID: messageID, timestamp: time, sessionID: sessionID,
-                anonymousID: anonymousID, userID: kind.userID ?? userID, context: configuration.context,
+                event: event, messageID: messageID, timestamp: time, origin: origin(userID: kind.userID ?? userID),
                 kind: kind.kind, callFields: kind.fields
             ))
         } else {
             // Before enrichment the envelope has no session, identity or context yet;
             // the shared empty context costs no allocation per event.
             var envelope = AnalyticsEnvelope(
-                event: event, messageID: messageID, timestamp: time, sessionID: 0, anonymousID: "", userID: nil,
-                context: Self.emptyContext, kind: kind.kind, callFields: kind.fields)
+                event: event, messageID: messageID, timestamp: time, origin: Self.emptyOrigin, kind: kind.kind,
+                callFields: kind.fields)
             for stage in beforeStages where !stage.process(&envelope) { return .stage }
             startSession(at: time)
-            envelope.sessionID = sessionID
-            envelope.anonymousID = anonymousID
-            envelope.userID = kind.userID ?? userID
-            envelope.context = configuration.context
+            envelope.origin = origin(userID: kind.userID ?? userID)
             batch.append(envelope)
         }
         if !enrichmentStages.isEmpty {
@@ -190,6 +188,18 @@ final class Pipeline: @unchecked Sendable {
             }
         }
         return nil
+    }
+
+    /// The origin of an envelope made now: the last one while session and identifiers
+    /// stay the same.
+    private func origin(userID: String?) -> EnvelopeOrigin {
+        if let lastOrigin, lastOrigin.matches(sessionID: sessionID, anonymousID: anonymousID, userID: userID) {
+            return lastOrigin
+        }
+        let origin = EnvelopeOrigin(
+            sessionID: sessionID, anonymousID: anonymousID, userID: userID, context: configuration.context)
+        lastOrigin = origin
+        return origin
     }
 
     /// Starts a new session when the last event is older than the session timeout, and
@@ -206,7 +216,9 @@ final class Pipeline: @unchecked Sendable {
     /// How often the session's last activity is written while events flow.
     static let sessionWriteInterval: TimeInterval = 5
 
-    private static let emptyContext = AnalyticsContext()
+    /// What an envelope carries before enrichment: no session, identity or context.
+    private static let emptyOrigin = EnvelopeOrigin(
+        sessionID: 0, anonymousID: "", userID: nil, context: AnalyticsContext())
 
     /// Reports violations as the policy says; returns whether the event goes on.
     func apply(_ policy: ViolationPolicy, to violations: [ConstraintViolation]) -> Bool {

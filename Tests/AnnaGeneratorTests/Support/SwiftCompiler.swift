@@ -19,7 +19,11 @@ actor SwiftCompiler {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appending(path: name)
         try Data(source.utf8).write(to: file)
-        let (status, output) = try await Self.run(["-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I", modules.path, file.path])
+        // Anna's module records its C dependency (zlib's shim), which clang finds by its module map.
+        let zlib = Fixtures.packageRoot.appending(path: "Sources/CAnnaZlib/include")
+        let (status, output) = try await Self.run([
+            "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I", modules.path, "-I", zlib.path, file.path,
+        ])
         return status == 0 ? nil : output
     }
 
