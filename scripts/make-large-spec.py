@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Writes a large, valid tracking spec for benchmarks.
 
-    python3 scripts/make-large-spec.py [N] [OUT]
+    python3 scripts/make-large-spec.py [N] [OUT] [--objects]
 
 N events (default 1000), written to OUT (default: standard output). Each event
 has a description and five parameters drawn in rotation from six shapes: a
 string with maxLength, an int with min, an optional double, one of the spec's
-enum types, a [string] shorthand and a bool. The output depends on N alone.
+enum types, a [string] shorthand and a bool. With --objects the spec also
+declares ten object types of six properties each, and every event has a list of
+one of them. The output depends on N and the flag alone.
 The benchmarks read `Benchmarks/Fixtures/large-1000.anna.yml`:
 
     python3 scripts/make-large-spec.py 1000 Benchmarks/Fixtures/large-1000.anna.yml
@@ -81,7 +83,28 @@ def parameter_lines(index):
     return [line for shape in shapes for line in shape]
 
 
-def make_spec(count):
+OBJECT_TYPE_COUNT = 10
+
+
+def object_type_lines():
+    """Ten object types: required and optional scalars, an enum, a list of strings."""
+    lines = []
+    for number in range(OBJECT_TYPE_COUNT):
+        lines += [
+            f"  Thing{number}:",
+            f"    description: Thing {number}, sent as an object.",
+            "    properties:",
+            "      id: { type: string, maxLength: 64, description: The thing's id. }",
+            "      name: string?",
+            "      price: { type: double, min: 0 }",
+            "      quantity: { type: int, min: 1 }",
+            "      source: Source?",
+            "      labels: \"[string]?\"",
+        ]
+    return lines
+
+
+def make_spec(count, objects=False):
     width = max(4, len(str(count)))
     lines = [
         f"# {count} events made by scripts/make-large-spec.py {count}; do not edit.",
@@ -93,6 +116,8 @@ def make_spec(count):
     ]
     for name, (description, values) in TYPES.items():
         lines += [f"  {name}:", f"    description: {description}", f"    enum: [{', '.join(values)}]"]
+    if objects:
+        lines += object_type_lines()
     lines += ["", "events:"]
     for index in range(1, count + 1):
         verb = VERBS[(index - 1) % len(VERBS)].lower()
@@ -105,15 +130,19 @@ def make_spec(count):
             lines.append(f"    deprecated: Use {event_name(index - 1, width)} instead.")
         lines.append("    parameters:")
         lines += parameter_lines(index)
+        if objects:
+            lines.append(f"      things: \"[Thing{index % OBJECT_TYPE_COUNT}]\"")
     return "\n".join(lines) + "\n"
 
 
 def main(argv):
+    objects = "--objects" in argv
+    argv = [argument for argument in argv if argument != "--objects"]
     if len(argv) > 3 or (len(argv) > 1 and not argv[1].isdigit()):
-        print(f"usage: {argv[0]} [N] [OUT]", file=sys.stderr)
+        print(f"usage: {argv[0]} [N] [OUT] [--objects]", file=sys.stderr)
         return 2
     count = int(argv[1]) if len(argv) > 1 else 1000
-    text = make_spec(count)
+    text = make_spec(count, objects)
     if len(argv) > 2 and argv[2] != "-":
         os.makedirs(os.path.dirname(argv[2]) or ".", exist_ok=True)
         with open(argv[2], "w", encoding="utf-8", newline="\n") as handle:

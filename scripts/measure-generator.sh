@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Measures the generator on a 1,000-event spec (scripts/make-large-spec.py):
+# Measures the generator on a 1,000-event spec (scripts/make-large-spec.py), and
+# type-checking on the same spec with ten object types and a list of one in every
+# event (--objects) against the same structs and factories written by hand:
 # the `anna generate` process, libyaml alone pulling the same file's events,
 # and `swiftc -typecheck` on the generated Swift against the same API written by
 # hand in the analytics-service article's style (scripts/article-style.py).
@@ -68,3 +70,10 @@ generated="$work/out/large.anna.swift"
 echo "generated: $(wc -l < "$generated") lines; article style: $(wc -l < "$work/article.swift") lines"
 echo "swiftc -typecheck generated: median $(median_ms swiftc -typecheck -swift-version 6 -I "$work/module" "$generated") ms"
 echo "swiftc -typecheck article style: median $(median_ms swiftc -typecheck -swift-version 6 -I "$work/module" "$work/article.swift") ms"
+
+python3 scripts/make-large-spec.py "$events" "$work/objects.anna.yml" --objects
+.build/release/anna generate "$work/objects.anna.yml" --output "$work/out" >/dev/null
+python3 scripts/article-style.py "$work/objects.anna.yml" "$work/article-objects.swift"
+echo "with object types: generated $(wc -l < "$work/out/objects.anna.swift") lines; article style $(wc -l < "$work/article-objects.swift") lines"
+echo "swiftc -typecheck generated, object types: median $(median_ms swiftc -typecheck -swift-version 6 -I "$work/module" "$work/out/objects.anna.swift") ms"
+echo "swiftc -typecheck article style, object types: median $(median_ms swiftc -typecheck -swift-version 6 -I "$work/module" "$work/article-objects.swift") ms"

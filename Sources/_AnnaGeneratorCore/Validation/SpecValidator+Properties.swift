@@ -100,10 +100,27 @@ extension SpecValidationPass {
             swiftNames[swiftName] = (pair.key, pair.keyLocation)
             let owner = ParameterOwner(parameter: pair.key, event: "", kind: kind)
             if let property = typedParameter(pair, swiftName: swiftName, owner: owner) {
+                if !property.isPII, case .object(let type) = property.type.base, let inner = piiPath(in: type) {
+                    // A trait or global is PII or not as a whole: its metadata has no paths.
+                    context.error("\(owner) holds personal data ('\(inner)' of \(type) is pii) but is not marked pii; add pii: true, so providers that may not receive PII do not get it", at: pair.keyLocation)
+                    continue
+                }
                 properties.append(property)
             }
         }
         return properties
+    }
+
+    /// The path of the first PII property inside an object type, nested ones too.
+    func piiPath(in type: String, depth: Int = 0) -> String? {
+        guard depth < Self.maximumObjectDepth, let object = objects[type] else { return nil }
+        for property in object.properties {
+            if property.isPII { return property.name }
+            if case .object(let inner) = property.type.base, let path = piiPath(in: inner, depth: depth + 1) {
+                return property.name + "/" + path
+            }
+        }
+        return nil
     }
 
     /// Rejects an optional type for a trait or global: one is left out by not setting

@@ -219,7 +219,7 @@ extension UserTrait {
 
 extension AnalyticsGlobal {
     public static func lastProduct(_ value: CartLine) -> AnalyticsGlobal {
-        AnalyticsGlobal(name: "last product", value: value.analyticsValue, metadata: PropertyMetadata(isPII: false), isPersisted: false)
+        AnalyticsGlobal(name: "last product", value: value.analyticsValue, metadata: PropertyMetadata(isPII: true), isPersisted: false)
     }
 }
 
