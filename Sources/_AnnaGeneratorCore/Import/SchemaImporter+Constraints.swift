@@ -5,21 +5,18 @@ extension SchemaImporter {
     /// `minimum`, `maximum` and their exclusive forms (a number since draft 6, a
     /// boolean beside `minimum`/`maximum` in draft 4).
     mutating func numberConstraints(_ schema: JSONNode, isInteger: Bool, path: PropertyPath, property: inout ImportedProperty) {
-        // 1e400 reads as infinity, which a spec cannot write: such a bound is no bound.
-        var min = schema["minimum"]?.number.flatMap { $0.isFinite ? $0 : nil }
-        var max = schema["maximum"]?.number.flatMap { $0.isFinite ? $0 : nil }
-        for (key, isLower) in [("exclusiveMinimum", true), ("exclusiveMaximum", false)] {
-            guard let field = schema[key] else { continue }
-            let bound = field.number ?? (field.bool == true ? (isLower ? min : max) : nil)
-            guard let bound, bound.isFinite else { continue }
-            if isInteger {
-                // For whole numbers an exclusive bound is the next whole number: nothing is lost.
-                let inclusive = isLower ? (bound + 1).rounded(.down) : (bound - 1).rounded(.up)
-                if isLower { min = Swift.max(min ?? inclusive, inclusive) } else { max = Swift.min(max ?? inclusive, inclusive) }
-            } else {
-                warning("'\(key)' of \(path.description) is written as an inclusive '\(isLower ? "min" : "max")': Anna's bounds include the limit", at: field.location)
-                if isLower { min = Swift.max(min ?? bound, bound) } else { max = Swift.min(max ?? bound, bound) }
-            }
+        var min = Self.finiteNumber(schema["minimum"])
+        var max = Self.finiteNumber(schema["maximum"])
+        if let field = schema["exclusiveMinimum"], let bound = Self.exclusiveBound(field, inclusive: min) {
+            if !isInteger { exclusiveWarning("exclusiveMinimum", "min", path: path, at: field.location) }
+            // For whole numbers an exclusive bound is the next whole number: nothing is lost.
+            let limit = isInteger ? (bound + 1).rounded(.down) : bound
+            min = Swift.max(min ?? limit, limit)
+        }
+        if let field = schema["exclusiveMaximum"], let bound = Self.exclusiveBound(field, inclusive: max) {
+            if !isInteger { exclusiveWarning("exclusiveMaximum", "max", path: path, at: field.location) }
+            let limit = isInteger ? (bound - 1).rounded(.up) : bound
+            max = Swift.min(max ?? limit, limit)
         }
         if isInteger {
             min = min.map { $0.rounded(.up) }
@@ -37,6 +34,24 @@ extension SchemaImporter {
         if let values = schema["enum"] ?? schema["const"] {
             warning("the allowed values of the number \(path.description) are not imported: Anna's enums are strings; use min and max", at: values.location)
         }
+    }
+
+    /// A number that a spec can write: 1e400 reads as infinity, and such a bound is no bound.
+    private static func finiteNumber(_ node: JSONNode?) -> Double? {
+        guard let node, case .number(let value, _) = node.content, value.isFinite else { return nil }
+        return value
+    }
+
+    /// An exclusive bound: a number (draft 6 and later), or `true` beside the inclusive
+    /// bound (draft 4).
+    private static func exclusiveBound(_ field: JSONNode, inclusive: Double?) -> Double? {
+        if let value = finiteNumber(field) { return value }
+        if case .bool(true) = field.content { return inclusive }
+        return nil
+    }
+
+    private mutating func exclusiveWarning(_ key: String, _ annaKey: String, path: PropertyPath, at location: SourceLocation) {
+        warning("'\(key)' of \(path.description) is written as an inclusive '\(annaKey)': Anna's bounds include the limit", at: location)
     }
 
     /// A string, or a `date`, `url` or `uuid` for the formats Anna has, with its constraints.
