@@ -120,10 +120,14 @@ let package = Package(
             ]
         ),
 
+        // The build plugin's tool: `anna generate` for one spec, without the argument
+        // parser, so an app's first build compiles less.
+        .executableTarget(name: "anna-generate", dependencies: ["_AnnaGeneratorCore"]),
+
         .plugin(
             name: "AnnaPlugin",
             capability: .buildTool(),
-            dependencies: ["anna"]
+            dependencies: ["anna-generate"]
         ),
         .plugin(
             name: "AnnaCommand",

@@ -21,7 +21,7 @@ struct AnnaPlugin {
             return .buildCommand(
                 displayName: "Anna: generating Swift from \(spec.relativePath)",
                 executable: tool,
-                arguments: ["generate", spec.url.path, "--output-file", output.path],
+                arguments: [spec.url.path, output.path],
                 inputFiles: [spec.url],
                 outputFiles: [output]
             )
@@ -43,7 +43,7 @@ extension AnnaPlugin: BuildToolPlugin {
         return createBuildCommands(
             specs: specs.map { ($0, Self.relativePath(of: $0, in: target.directoryURL)) },
             workDirectory: context.pluginWorkDirectoryURL,
-            tool: try context.tool(named: "anna").url
+            tool: try context.tool(named: "anna-generate").url
         )
     }
 }
@@ -57,7 +57,7 @@ extension AnnaPlugin: XcodeBuildToolPlugin {
         return createBuildCommands(
             specs: specs.map { ($0, Self.relativePath(of: $0, in: context.xcodeProject.directoryURL)) },
             workDirectory: context.pluginWorkDirectoryURL,
-            tool: try context.tool(named: "anna").url
+            tool: try context.tool(named: "anna-generate").url
         )
     }
 }

@@ -89,6 +89,9 @@ import Testing
         #expect(keygen.stderr.contains("built without Anna's LiveTasks trait"))
         #expect(keygen.stderr.contains("traits: [\"LiveTasks\"]"))
         #expect(!FileManager.default.fileExists(atPath: app.appending(path: "tasks.key").path))
+        let coverage = try Self.swift("run", "anna-coverage", "--package", ".", in: app)
+        #expect(coverage.status == 2)
+        #expect(coverage.stderr.contains("traits: [\"Coverage\"]"))
     }
 
     @Test func anAppWithTheTraitsRunsTheDocumentedCommands() throws {

@@ -259,4 +259,45 @@ let benchmarks: @Sendable () -> Void = {
             for index in 0..<eventsPerThroughputRun { analytics.report(event: distinctEvent(index)) }
         }
     }
+
+    // The most one value can cost the pipeline's thread: the largest program the
+    // pattern engine accepts (about 4,000 instructions) on a 4,096-character value
+    // that never matches. Ten such events a run, then the flush; per event, divide by 10.
+    Benchmark(
+        "Pattern check, worst accepted pattern on 4,096 characters, 10 events",
+        configuration: .init(metrics: [.wallClock], warmupIterations: 1, scalingFactor: .one, maxDuration: .seconds(10), maxIterations: 10)
+    ) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let analytics = AnalyticsService(providers: [CountingProvider(name: "log")], configuration: unbounded())
+            for _ in 0..<10 { analytics.report(worstPatternEvent) }
+            await analytics.flush()
+        }
+    }
+
+    // The most a value that is matched can cost: the same pattern on the longest value
+    // its program matches within the step budget (61 characters), never matching.
+    Benchmark(
+        "Pattern check, worst accepted pattern on the longest value it matches (61 characters), 10 events",
+        configuration: .init(metrics: [.wallClock], warmupIterations: 1, scalingFactor: .one, maxDuration: .seconds(10), maxIterations: 20)
+    ) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let analytics = AnalyticsService(providers: [CountingProvider(name: "log")], configuration: unbounded())
+            for _ in 0..<10 { analytics.report(worstPatternLongestMatchedEvent) }
+            await analytics.flush()
+        }
+    }
 }
+
+/// The worst accepted pattern on 61 letters: matched (no `x`, so it runs the whole program at every position).
+let worstPatternLongestMatchedEvent = AnalyticsEvent(
+    name: "searched",
+    parameters: ["query": .string(String(repeating: "a", count: 61))],
+    metadata: .init(constraints: ["query": ParameterConstraint(pattern: "(?:.?){1000}(?:.?){990}x")])
+)
+
+/// `(?:.?){1000}(?:.?){990}x` against 4,096 letters: no `x`, so every position runs the whole program.
+let worstPatternEvent = AnalyticsEvent(
+    name: "searched",
+    parameters: ["query": .string(String(repeating: "a", count: 4096))],
+    metadata: .init(constraints: ["query": ParameterConstraint(pattern: "(?:.?){1000}(?:.?){990}x")])
+)
