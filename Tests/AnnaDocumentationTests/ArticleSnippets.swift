@@ -1,0 +1,2 @@
+// Generated; see ArticleSnippetsFile.swift.
+import Testing
