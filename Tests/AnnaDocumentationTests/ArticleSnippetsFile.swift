@@ -42,7 +42,9 @@ enum ArticleSnippetsFile {
         for snippet in snippets where snippet.kind == .test {
             let base = String(snippet.file.dropLast(".md".count))
             counts[base, default: 0] += 1
-            let name = base.prefix(1).lowercased() + base.dropFirst() + String(counts[base, default: 0])
+            // `README` → `readme1`, `FocusPaths` → `focusPaths1`.
+            let stem = base == base.uppercased() ? base.lowercased() : base.prefix(1).lowercased() + base.dropFirst()
+            let name = stem + String(counts[base, default: 0])
             text += "    /// \(snippet.file), Swift block \(counts[base, default: 0]).\n"
             text += "    @Test func \(name)() async throws {\n"
             text += snippet.lines.map { $0.isEmpty ? "" : "        " + $0 }.joined(separator: "\n") + "\n    }\n\n"

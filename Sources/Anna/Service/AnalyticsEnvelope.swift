@@ -45,7 +45,7 @@ public struct AnalyticsEnvelope: Sendable, Hashable, Codable {
     public var sessionID: Int64
     /// An identifier of the installation that does not identify the person.
     public var anonymousID: String
-    /// The identifier the app gave with ``AnalyticsService/identify(userID:)``, if any.
+    /// The identifier the app gave with ``AnalyticsService/identify(userID:traits:)``, if any.
     public var userID: String?
     /// The app, device, operating system and library the event comes from.
     public var context: AnalyticsContext
