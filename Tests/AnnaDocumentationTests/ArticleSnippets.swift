@@ -186,7 +186,7 @@ final class TitledScreen: HeadlessScreen {
         for pattern in [
             "categories/appeared", "search/did-become-first-responder", "tableView/did-begin-scroll",
             "tableView/cell/did-select", "cell/detail/appeared", "rating/target-action",
-            "composer/appeared", "new/target-action", "settings/appeared",
+            "new/target-action", "composer/appeared", "settings/appeared",
         ] {
             manager.match(pattern) { node in
                 var parameters: [String: AnalyticsValue] = ["path": .string(node.path)]
@@ -208,21 +208,22 @@ final class TitledScreen: HeadlessScreen {
         let detail = CategoryDetailScreen()
         navigation.push(detail)                                        // lands under the row
         detail.rating.drag(through: [0.2, 0.6, 1.0])                   // one target-action for the drag
-        navigation.pop()
-        categories.present(TitledScreen("composer"), style: .sheet)    // a sheet: categories stays appeared
-        categories.dismissPresented()
+        navigation.pop()                                               // categories appears again
         categories.newButton.tap()                                     // touch down, touch up inside: once
+        categories.present(TitledScreen("composer"), style: .sheet)    // lands under the button; covers categories
+        categories.dismissPresented()                                  // categories is visible again
         tabs.select(1)                                                 // the settings tab appears
 
-        let results = await delegate.waitForResults(count: 9)
+        let results = await delegate.waitForResults(count: 11)
         #expect(results.map(\.name) == [
             "categories/appeared", "search/did-become-first-responder", "tableView/did-begin-scroll",
             "tableView/cell/did-select", "cell/detail/appeared", "rating/target-action",
-            "composer/appeared", "new/target-action", "settings/appeared",
+            "categories/appeared", "new/target-action", "composer/appeared", "categories/appeared",
+            "settings/appeared",
         ])
         #expect(results[3].parameters == ["path": "/categories/tableView/cell", "row": 0])
         #expect(results[4].parameters["path"] == "/categories/tableView/cell/detail")
-        #expect(results[6].parameters["path"] == "/categories/composer")
+        #expect(results[8].parameters["path"] == "/categories/new/composer")
         await analytics.flush()
         #expect(recorder.events == results)
     }

@@ -12,7 +12,7 @@ import Testing
         let actual = (try? String(contentsOf: ArticleSnippetsFile.path, encoding: .utf8)) ?? ""
         let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
         let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false)
-        let first = zip(expectedLines, actualLines).firstIndex { $0 != $1 } ?? min(expectedLines.count, actualLines.count)
+        let first = Array(zip(expectedLines, actualLines)).firstIndex { $0.0 != $0.1 } ?? min(expectedLines.count, actualLines.count)
         #expect(
             expected == actual,
             """

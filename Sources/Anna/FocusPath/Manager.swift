@@ -13,7 +13,7 @@ public protocol ManagerDelegate: AnyObject, Sendable {
     /// A task produced an event; it was also reported to the manager's service.
     func manager(_ manager: Manager, didSend result: AnalyticsEvent)
     /// A task failed (``FocusTaskError``), or a pattern given to
-    /// ``Manager/match(_:file:line:_:)`` was invalid (`FocusPattern.SyntaxError`).
+    /// ``Manager/match(_:file:line:_:)-(String,_,_,_)`` was invalid (`FocusPattern.SyntaxError`).
     func manager(_ manager: Manager, didCatch error: any Error)
 }
 
