@@ -164,6 +164,13 @@ let package = Package(
         // Not a dependency on `anna` (its objects would clash with the plugin tool's):
         // `swift test` builds every product, and the tests find the binary beside them.
         .testTarget(name: "AnnaToolTests", exclude: ["Fixtures"]),
+        // The documents' Swift blocks marked for compilation, generated into
+        // ArticleSnippets.swift and run, against the README's spec (catalog.anna.yml).
+        .testTarget(
+            name: "AnnaDocumentationTests",
+            dependencies: ["Anna", "AnnaTesting"],
+            plugins: [.plugin(name: "AnnaPlugin")]
+        ),
         // Compiles and exercises the golden generated sources.
         .testTarget(name: "AnnaGoldenTests", dependencies: ["Anna"]),
         // Signed bundles loaded into a manager, with tasks generated from store.anna.yml.

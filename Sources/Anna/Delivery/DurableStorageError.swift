@@ -16,7 +16,7 @@ import Darwin
 ///   until a later listing succeeds and counts refused records
 ///   (``HTTPBatchProvider/DropReason/storageUnavailable``);
 /// - a segment it could not read (operation "opening" or "reading"): kept, retried,
-///   never passed (``DurableQueue/Metrics/unreadableSegments``);
+///   never passed (`DurableQueue.Metrics.unreadableSegments`);
 /// - a full buffer (operation "buffering", `ENOBUFS`): records refused
 ///   (``HTTPBatchProvider/DropReason/bufferFull``).
 public struct DurableStorageError: Error, Sendable, CustomStringConvertible {

@@ -37,7 +37,7 @@ import Foundation
 ///
 /// The uploader thread runs until ``shutdown()``, which ``AnalyticsService/shutdown()``
 /// calls. Use one provider per storage directory and process: a second one on the
-/// same directory fails with ``DeliveryError/storageLocked(_:)``. An app and its
+/// same directory fails with ``DeliveryError`` with code ``DeliveryError/Code/storageLocked``. An app and its
 /// extensions share a folder with ``DeliveryStorage/shared(_:)``: each process
 /// writes its own queue there, one uploads at a time, and the queues of processes
 /// that ended are adopted and delivered by a live one. An app extension, which may be
@@ -80,9 +80,9 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     ///   - options: PII and naming for this provider; none by default. Its
     ///     `receivedKinds` is set to every kind: the provider sends them all.
     ///   - configuration: Flush triggers, limits, retries and the queue's caps.
-    /// - Throws: ``DeliveryError/insecureEndpoint(_:)`` for any other endpoint;
-    ///   ``DeliveryError/storageLocked(_:)`` when another provider or queue, in this
-    ///   process or another, uses the storage directory; ``DeliveryError/storage(_:)``
+    /// - Throws: ``DeliveryError`` with code ``DeliveryError/Code/insecureEndpoint`` for any other endpoint;
+    ///   ``DeliveryError`` with code ``DeliveryError/Code/storageLocked`` when another provider or queue, in this
+    ///   process or another, uses the storage directory; ``DeliveryError/Code/storage``
     ///   when the directory cannot be created or locked.
     public init(
         endpoint: URL,
@@ -283,9 +283,9 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// extension may have written meanwhile), then resumes writing and uploading.
     /// On a shared folder, when another process adopted this process's queue
     /// meanwhile, the provider claims another queue in the folder and writes there.
-    /// - Throws: ``DeliveryError/storageLocked(_:)`` when another process took the
+    /// - Throws: ``DeliveryError`` with code ``DeliveryError/Code/storageLocked`` when another process took the
     ///   directory meanwhile (a ``DeliveryStorage/directory(_:)`` only);
-    ///   ``DeliveryError/storage(_:)`` when it cannot be opened. The provider stays
+    ///   ``DeliveryError/Code/storage`` when it cannot be opened. The provider stays
     ///   released; call it again later.
     public func reacquireLock() throws {
         do {

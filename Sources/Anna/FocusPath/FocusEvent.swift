@@ -77,7 +77,7 @@ public struct FocusEvent: Sendable, Hashable {
         public static let appeared: Name = "appeared"
         /// The node stopped being visible (SparkChamber's `didDisappear`).
         public static let disappeared: Name = "disappeared"
-        /// A value on the node changed: ``Analyzing/update(_:for:)`` and ``Analyzing/observe(_:for:named:)``.
+        /// A value on the node changed: ``Analyzing/update(_:for:)`` and `observe(_:for:named:)`.
         public static let updated: Name = "updated"
         /// A touch on the node ended.
         public static let didEndTouch: Name = "did-end-touch"

@@ -13,7 +13,7 @@ public protocol ManagerDelegate: AnyObject, Sendable {
     /// A task produced an event; it was also reported to the manager's service.
     func manager(_ manager: Manager, didSend result: AnalyticsEvent)
     /// A task failed (``FocusTaskError``), or a pattern given to
-    /// ``Manager/match(_:_:)`` was invalid (``FocusPattern/SyntaxError``).
+    /// ``Manager/match(_:file:line:_:)-(String,_,_,_)`` was invalid (`FocusPattern.SyntaxError`).
     func manager(_ manager: Manager, didCatch error: any Error)
 }
 
@@ -113,7 +113,7 @@ public final class Manager: @unchecked Sendable {
     /// }
     /// ```
     /// An invalid pattern registers nothing and goes to the delegate's
-    /// ``ManagerDelegate/manager(_:didCatch:)`` as a ``FocusPattern/SyntaxError``.
+    /// ``ManagerDelegate/manager(_:didCatch:)`` as a `FocusPattern.SyntaxError`.
     public func match(_ pattern: String, file: String = #fileID, line: Int = #line, _ action: @escaping FocusTask.Action) {
         do {
             let task = try FocusTask(match: pattern, source: "\(file):\(line)", action: action)
@@ -132,7 +132,7 @@ public final class Manager: @unchecked Sendable {
     /// }
     /// ```
     /// An empty list or an invalid pattern registers nothing and goes to the delegate's
-    /// ``ManagerDelegate/manager(_:didCatch:)`` as a ``FocusPattern/SyntaxError``.
+    /// ``ManagerDelegate/manager(_:didCatch:)`` as a `FocusPattern.SyntaxError`.
     public func match(_ patterns: [String], file: String = #fileID, line: Int = #line, _ action: @escaping FocusTask.Action) {
         do {
             let task = try FocusTask(match: patterns, source: "\(file):\(line)", action: action)
@@ -267,6 +267,8 @@ public final class Manager: @unchecked Sendable {
     ///   - path: `/master/tableView/cell`; nodes above the last must be keyed (no index).
     ///   - index: The last node's index.
     ///   - section: The last node's section.
+    ///   - body: What to read from the node; return plain values, do not keep the node.
+    /// - Returns: What `body` returned, or `nil` when there is no node at the path.
     public func inspectNode<Result>(at path: String, index: Int? = nil, section: Int? = nil, _ body: (Node) -> Result) -> Result? {
         Self.lock.withLock {
             var node = root

@@ -30,7 +30,7 @@ public struct FocusTask: Sendable {
     }
 
     /// Creates a task from a pattern's text.
-    /// - Throws: ``FocusPattern/SyntaxError`` when the text is not a pattern.
+    /// - Throws: `FocusPattern.SyntaxError` when the text is not a pattern.
     public init(match: String, source: String? = nil, action: @escaping Action) throws(FocusPattern.SyntaxError) {
         self.init(pattern: try FocusPattern(match), source: source, action: action)
     }
@@ -43,7 +43,7 @@ public struct FocusTask: Sendable {
     ///     .itemOpened(row: try node.requiredIndex())
     /// }
     /// ```
-    /// - Throws: ``FocusPattern/SyntaxError`` for the first text that is not a pattern,
+    /// - Throws: `FocusPattern.SyntaxError` for the first text that is not a pattern,
     ///   or when the list is empty.
     public init(match: [String], source: String? = nil, action: @escaping Action) throws(FocusPattern.SyntaxError) {
         guard !match.isEmpty else {

@@ -18,7 +18,7 @@ public struct TaskDescription: Codable, Sendable, Hashable {
     /// Where the task comes from, for errors: `shop.anna.yml:40:5`.
     public var source: String?
 
-    /// A literal or an expression's text, as JSON has them (``TaskValue``, shared
+    /// A literal or an expression's text, as JSON has them (`TaskValue`, shared
     /// with the generator, which writes these values).
     public typealias Value = TaskValue
 

@@ -9,7 +9,7 @@ public struct ProfileViolation: Sendable, Hashable, CustomStringConvertible {
         /// The string value was cut to the provider's limit.
         case truncatedValue
         /// The array value was sent as one string, its elements joined with `,`, for
-        /// a provider that takes no arrays (``ProviderProfile/acceptsArrayValues``).
+        /// a provider that takes no arrays (`ProviderProfile.acceptsArrayValues`).
         case flattenedArray
         /// The object value was sent as one parameter per field, named
         /// `parameter_field`, for a provider that takes no objects there.

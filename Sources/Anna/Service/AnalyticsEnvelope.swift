@@ -51,7 +51,7 @@ public struct AnalyticsEnvelope: Sendable, Hashable, Codable {
         get { origin.anonymousID }
         set { origin = origin.with(anonymousID: newValue) }
     }
-    /// The identifier the app gave with ``AnalyticsService/identify(userID:)``, if any.
+    /// The identifier the app gave with ``AnalyticsService/identify(userID:traits:)``, if any.
     public var userID: String? {
         get { origin.userID }
         set { origin = origin.with(userID: .some(newValue)) }

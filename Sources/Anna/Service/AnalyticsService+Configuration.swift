@@ -60,7 +60,7 @@ extension AnalyticsService {
         /// What each provider's lane holds while its provider is busy. 10,000 events or
         /// 8 MiB by default. Beyond it the lane drops the newest events for that provider
         /// only, counts them (``AnalyticsMetrics/overflowed``) and reports them
-        /// (``AnalyticsError/providerOverflow(provider:events:)``).
+        /// (``AnalyticsError/Code/providerOverflow``).
         public var providerLimit: MemoryLimit
 
         /// Creates a configuration.

@@ -1,0 +1,254 @@
+// Generated from the Swift blocks marked `<!-- compiled: … -->` in README.md and
+// Sources/Anna/Anna.docc/*.md. Do not edit: change the document, then run
+// ANNA_RECORD_SNIPPETS=1 swift test --filter ArticleSnippetsFileTests (if this file no
+// longer compiles, empty it first)
+import Anna
+import AnnaTesting
+import Foundation
+import Testing
+
+// MARK: Testing.md
+
+
+/// A list of categories, named "categories", with a search field and a button.
+final class CategoriesScreen: HeadlessScreen {
+    let table = HeadlessTable()
+    let search = HeadlessTextField()
+    let newButton = HeadlessButton()
+
+    override func viewDidLoad() {
+        view.addSubview(table)
+        view.addSubview(search)
+        view.addSubview(newButton)
+        analyzer.setSubAnalyzer(table.analyzer, for: "tableView")
+        analyzer.setSubAnalyzer(search.analyzer, for: "search")
+        analyzer.setSubAnalyzer(newButton.analyzer, for: "new")
+        analyzer.enable(naming: "categories")
+    }
+}
+
+/// A category's detail, named "detail", with a rating slider.
+final class CategoryDetailScreen: HeadlessScreen {
+    let rating = HeadlessSlider()
+
+    override func viewDidLoad() {
+        view.addSubview(rating)
+        analyzer.setSubAnalyzer(rating.analyzer, for: "rating")
+        analyzer.enable(naming: "detail")
+    }
+}
+
+/// A screen that only names itself.
+final class TitledScreen: HeadlessScreen {
+    let title: String
+    init(_ title: String) {
+        self.title = title
+        super.init()
+    }
+    override func viewDidLoad() { analyzer.enable(naming: title) }
+}
+
+/// The documents' statements, each run as a test.
+@Suite struct ArticleSnippets {
+    /// README.md, Swift block 1.
+    @Test func readme1() async throws {
+
+        let analytics = AnalyticsService(providers: [LogProvider()])
+        analytics.report(.categoryAdded(categoryTitle: "Books", itemCount: 3, source: .manual))
+        analytics.report(event: .categorySelected)   // the article's spelling
+        await analytics.flush()                       // every provider took every event
+    }
+
+    /// README.md, Swift block 2.
+    @Test func readme2() async throws {
+
+        let recorder = RecordingProvider()
+        let analytics = AnalyticsService(providers: [recorder])
+        analytics.report(.categoryAdded(categoryTitle: "Books", itemCount: 3, source: .manual))
+        await analytics.flush()
+        #expect(recorder.events == [.categoryAdded(categoryTitle: "Books", itemCount: 3, source: .manual)])
+    }
+
+    /// FocusPaths.md, Swift block 1.
+    @Test func focusPaths1() async throws {
+        let analytics = AnalyticsService(providers: [])
+        let manager = Manager(service: analytics, tasks: [])
+        let delegate = RecordingManagerDelegate()
+        manager.delegate = delegate
+        manager.delegateQueue = delegate.queue
+        manager.match("row/did-select") { node in
+            AnalyticsEvent(name: "rowSelected", parameters: ["row": .int(node.index ?? -1)])
+        }
+        manager.match("row/detail/appeared") { node in
+            AnalyticsEvent(name: "detailShown", parameters: ["path": .string(node.path)])
+        }
+
+        let root = AnalyzerScope.root(manager)
+        let list = AnalyzerScope(name: "products", parent: root)
+        list.appeared()
+        let rows = (0..<3).map { AnalyzerScope(name: "row", parent: list, index: $0) }
+        rows.forEach { $0.appeared() }
+        rows[2].selected()
+        let detail = AnalyzerScope(name: "detail", parent: list, placement: .pushed)
+        detail.appeared()
+
+        let results = await delegate.waitForResults(count: 2)
+        #expect(results == [
+            AnalyticsEvent(name: "rowSelected", parameters: ["row": 2]),
+            AnalyticsEvent(name: "detailShown", parameters: ["path": "/products/row/detail"]),
+        ])
+        #expect(manager.inspectNode(at: "/products/row", index: 2) { $0.isVisible() } == true)
+    }
+
+    /// IdentityConsentAndLifecycle.md, Swift block 1.
+    @Test func identityConsentAndLifecycle1() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "anna-consent-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        // A first launch: the user declines analytics.
+        let firstLaunch = AnalyticsService(providers: [], configuration: .init(storageDirectory: directory))
+        firstLaunch.revoke(.analytics)
+        await firstLaunch.shutdown()
+
+        // The next launch grants analytics by default; the stored choice wins.
+        let nextLaunch = AnalyticsService(
+            providers: [], configuration: .init(grantedConsent: [.necessary, .analytics], storageDirectory: directory))
+        #expect(nextLaunch.grantedConsent == [.necessary])
+        await nextLaunch.shutdown()
+    }
+
+    /// IdentityConsentAndLifecycle.md, Swift block 2.
+    @Test func identityConsentAndLifecycle2() async throws {
+        let lifecycle = AppLifecycle()
+        let recorder = RecordingProvider()
+        let analytics = AnalyticsService(providers: [recorder], configuration: .init(lifecycle: lifecycle))
+        analytics.report(.categorySelected)
+        lifecycle.send(.background)     // returns at once; the flush runs in the background window
+        await analytics.flush()         // returns once every provider took everything reported before it
+        #expect(recorder.events == [.categorySelected])
+    }
+
+    /// LiveTasks.md, Swift block 1.
+    @Test func liveTasks1() async throws {
+        let analytics = AnalyticsService(providers: [])
+        let manager = Manager(service: analytics, tasks: [.catalog])
+        let spec = FileManager.default.temporaryDirectory.appending(path: "reload-\(UUID().uuidString).anna.yml")
+        defer { try? FileManager.default.removeItem(at: spec) }
+        try """
+            anna: 1
+            namespace: Catalog
+            tasks:
+              - match: products/row/did-select
+                report: categorySelected
+            """.write(to: spec, atomically: true, encoding: .utf8)
+        try manager.reloadTasks(from: spec.path, catalog: .catalog)
+
+        // A mistake names its place; the running tasks stay.
+        try """
+            anna: 1
+            namespace: Catalog
+            tasks:
+              - match: products/row/did-select
+                report: categorySelectd
+            """.write(to: spec, atomically: true, encoding: .utf8)
+        #expect(throws: TaskReloadError.self) { try manager.reloadTasks(from: spec.path, catalog: .catalog) }
+        do {
+            try manager.reloadTasks(from: spec.path, catalog: .catalog)
+        } catch {
+            #expect(error.message.hasPrefix("\(spec.path):5:13: error: the tasks were not reloaded:"))
+        }
+
+        // Watched: the callback says when an edit took effect.
+        let (reloads, continuation) = AsyncStream.makeStream(of: Result<String, TaskReloadError>.self)
+        let watcher = manager.watchSpec(at: spec.path, catalog: .catalog, every: .milliseconds(20)) { result in
+            continuation.yield(result)
+        }
+        try """
+            anna: 1
+            namespace: Catalog
+            tasks:
+              - match: products/row/did-select
+                report: categorySelected
+            """.write(to: spec, atomically: true, encoding: .utf8)
+        var iterator = reloads.makeAsyncIterator()
+        #expect(await iterator.next() == .success(spec.path))
+        watcher.stop()
+    }
+
+    /// Testing.md, Swift block 1.
+    @Test func testing1() async throws {
+        let recorder = RecordingProvider()
+        let analytics = AnalyticsService(providers: [recorder])
+        let manager = Manager(service: analytics, tasks: [])
+        let delegate = RecordingManagerDelegate()
+        manager.delegate = delegate
+        manager.delegateQueue = delegate.queue
+        for pattern in [
+            "categories/appeared", "search/did-become-first-responder", "tableView/did-begin-scroll",
+            "tableView/cell/did-select", "cell/detail/appeared", "rating/target-action",
+            "new/target-action", "composer/appeared", "settings/appeared",
+        ] {
+            manager.match(pattern) { node in
+                var parameters: [String: AnalyticsValue] = ["path": .string(node.path)]
+                if let row = node.index { parameters["row"] = .int(row) }
+                return AnalyticsEvent(name: pattern, parameters: parameters)
+            }
+        }
+        let application = HeadlessApplication(manager: manager)
+        let categories = CategoriesScreen()
+        let navigation = HeadlessNavigationController(root: categories)
+        let tabs = HeadlessTabBarController(tabs: [navigation, TitledScreen("settings")])
+
+        application.window.show(tabs)                                  // the first tab appears
+        categories.table.display(sections: [["Books", "Music"], ["Films"]])  // every row: will-display
+        application.window.makeFirstResponder(categories.search)       // the user edits the search field
+        application.window.makeFirstResponder(nil)                     // and leaves it
+        categories.table.beginScrolling()                              // scrolls the list
+        categories.table.selectRow(0, section: 1)                      // taps "Films": the row is focused
+        let detail = CategoryDetailScreen()
+        navigation.push(detail)                                        // lands under the row
+        detail.rating.drag(through: [0.2, 0.6, 1.0])                   // one target-action for the drag
+        navigation.pop()                                               // categories appears again
+        categories.newButton.tap()                                     // touch down, touch up inside: once
+        categories.present(TitledScreen("composer"), style: .sheet)    // lands under the button; covers categories
+        categories.dismissPresented()                                  // categories is visible again
+        tabs.select(1)                                                 // the settings tab appears
+
+        let results = await delegate.waitForResults(count: 11)
+        #expect(results.map(\.name) == [
+            "categories/appeared", "search/did-become-first-responder", "tableView/did-begin-scroll",
+            "tableView/cell/did-select", "cell/detail/appeared", "rating/target-action",
+            "categories/appeared", "new/target-action", "composer/appeared", "categories/appeared",
+            "settings/appeared",
+        ])
+        #expect(results[3].parameters == ["path": "/categories/tableView/cell", "row": 0])
+        #expect(results[4].parameters["path"] == "/categories/tableView/cell/detail")
+        #expect(results[8].parameters["path"] == "/categories/new/composer")
+        await analytics.flush()
+        #expect(recorder.events == results)
+    }
+
+    /// Testing.md, Swift block 2.
+    @Test func testing2() async throws {
+        let analytics = AnalyticsService(providers: [])
+        let manager = Manager(service: analytics, tasks: [])
+        let delegate = RecordingManagerDelegate()
+        manager.delegate = delegate
+        manager.delegateQueue = delegate.queue
+        for pattern in ["cell/appeared", "cell/did-select"] {
+            manager.match(pattern) { node in AnalyticsEvent(name: pattern, parameters: ["row": .int(node.index ?? -1)]) }
+        }
+        let application = HeadlessApplication(manager: manager)
+        let categories = CategoriesScreen()
+        application.window.show(categories)
+
+        // The app's delegate class implements didSelect only, as a table view delegate may.
+        let selectsOnly = HeadlessDelegateClass(name: "CategoriesDelegate", methods: [.didSelect: { _, _ in }])
+        categories.table.delegate = HeadlessDelegate(of: selectsOnly)
+        categories.table.display(rows: ["Books", "Music"])
+        categories.table.select(row: 1)
+
+        let results = await delegate.waitForResults(count: 1)
+        #expect(results == [AnalyticsEvent(name: "cell/did-select", parameters: ["row": 1])])
+    }
+}
