@@ -69,16 +69,11 @@ import Testing
             \(accepted.requests) requests, largest read \(provider.queue.largestRead) bytes; resident \(before >> 20) MiB before delivery, peak \(peak >> 20) MiB during it
             """)
         // The backlog (about 38 MB on disk, more as arrays in memory) is read a chunk at
-        // a time, not loaded; what growth there is is the allocator's arenas and noise.
-        // The reader held one chunk at a time, never the backlog.
+        // a time, not loaded: the reader held one chunk at a time, never the backlog.
+        // The process's resident memory is printed above but not asserted: it is the
+        // whole process's, every suite running beside this one included, and memory
+        // is measured in the Benchmarks package (DeliveryBenchmarks), not in tests.
         #expect(provider.queue.largestRead <= (1 << 20) + (64 << 10))
-        // Resident memory is the whole process's, other suites' tests included, so
-        // only loading the backlog (over its size on disk, as arrays) would fail this.
-        // Under ThreadSanitizer it counts shadow memory: not checked.
-        if dlsym(nil, "__tsan_init") == nil {
-            #expect(before > 0, "resident memory is measured on this platform")
-            #expect(peak - before < backlogBytes)
-        }
         await analytics.shutdown()
     }
 }
