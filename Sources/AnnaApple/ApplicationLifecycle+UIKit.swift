@@ -3,7 +3,7 @@ import Anna
 import UIKit
 
 /// An app's lifecycle from UIKit's notifications (iOS, iPadOS, tvOS, visionOS, Mac
-/// Catalyst). Not compiled on Linux; see docs/apple-platforms.md.
+/// Catalyst). Not compiled on Linux; see the ApplePlatforms article (Sources/Anna/Anna.docc).
 enum ApplicationLifecycle {
     static func backgroundWindow() -> any BackgroundWindow { UIKitBackgroundWindow() }
 

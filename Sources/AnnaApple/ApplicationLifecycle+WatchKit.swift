@@ -4,7 +4,7 @@ import WatchKit
 
 /// A watch app's lifecycle from WatchKit's notifications (watchOS 7 and later), with
 /// background time from `ProcessInfo.performExpiringActivity`. Not compiled on Linux;
-/// see docs/apple-platforms.md.
+/// see the ApplePlatforms article (Sources/Anna/Anna.docc).
 enum ApplicationLifecycle {
     static func backgroundWindow() -> any BackgroundWindow { ExpiringActivityWindow() }
 
