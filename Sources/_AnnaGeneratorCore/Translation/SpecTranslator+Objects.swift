@@ -7,31 +7,9 @@ extension SpecTranslator {
     func objectModel(_ object: TrackingSpec.ObjectType) -> RenderModel.ObjectModel {
         let ordered = object.signatureProperties
         var initializerDocs = [" Creates a value."]
-        let documented = ordered.compactMap { property -> (String, [String])? in
-            let text = docLines(property.description)
-            return text.isEmpty ? nil : (property.swiftName, text)
-        }
-        if !documented.isEmpty {
-            initializerDocs.append("")
-            initializerDocs.append(" - Parameters:")
-            for (name, text) in documented {
-                initializerDocs.append("   - \(name):\(text.first ?? "")")
-                initializerDocs.append(contentsOf: text.dropFirst().map { "    \($0)" })
-            }
-        }
-        let arguments = ordered.enumerated().map { index, property in
-            let separator = index == ordered.count - 1 ? "" : ","
-            return "\(SwiftNaming.escaped(property.swiftName)): \(property.swiftType)\(property.type.isOptional ? " = nil" : "")\(separator)"
-        }
-        let required = ordered.filter { !$0.type.isOptional }
-        let requiredEntries = required.enumerated().map { index, property in
-            let separator = index == required.count - 1 ? "" : ","
-            return "\(SwiftLiteral.string(property.name)): \(SwiftNaming.escaped(property.swiftName)).analyticsValue\(separator)"
-        }
-        let optionalAssignments = ordered.filter(\.type.isOptional).map { property in
-            let name = SwiftNaming.escaped(property.swiftName)
-            return "if let \(name) { _properties.updateValue(\(name).analyticsValue, forKey: \(SwiftLiteral.string(property.name))) }"
-        }
+        let parameterDocs = parameterDocLines(ordered)
+        if !parameterDocs.isEmpty { initializerDocs += [""] + parameterDocs }
+        let parts = memberwiseParts(ordered, dictionary: "_properties")
         let decodings = ordered.enumerated().map { index, property in
             let method = property.type.isOptional ? "decodedIfPresent" : "decoded"
             let separator = index == ordered.count - 1 ? "" : ","
@@ -47,15 +25,15 @@ extension SpecTranslator {
                 )
             },
             initializerDocLines: initializerDocs,
-            arguments: arguments,
+            arguments: parts.arguments,
             assignments: ordered.map { property in
                 let name = SwiftNaming.escaped(property.swiftName)
                 return "self.\(name) = \(name)"
             },
-            hasRequiredProperties: !required.isEmpty,
-            propertiesKeyword: optionalAssignments.isEmpty ? "let" : "var",
-            requiredEntries: requiredEntries,
-            optionalAssignments: optionalAssignments,
+            hasRequiredProperties: parts.hasRequired,
+            propertiesKeyword: parts.optionalAssignments.isEmpty ? "let" : "var",
+            requiredEntries: parts.requiredEntries,
+            optionalAssignments: parts.optionalAssignments,
             decodings: decodings,
             initializerCall: ordered.map { property in
                 "\(CatalogRenderer.argumentLabel(property.swiftName)): \(SwiftNaming.escaped(property.swiftName))"

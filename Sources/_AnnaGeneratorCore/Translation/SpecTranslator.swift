@@ -88,49 +88,28 @@ package struct SpecTranslator: Sendable {
         // Optional parameters go last so they can default to nil.
         let ordered = event.signatureParameters
         var lines = docLines(event.description)
-        let documented = ordered.compactMap { parameter -> (String, [String])? in
-            let text = docLines(parameter.description)
-            return text.isEmpty ? nil : (parameter.swiftName, text)
-        }
-        if !documented.isEmpty {
+        let parameterDocs = parameterDocLines(ordered)
+        if !parameterDocs.isEmpty {
             if !lines.isEmpty { lines.append("") }
-            lines.append(" - Parameters:")
-            for (name, text) in documented {
-                lines.append("   - \(name):\(text.first ?? "")")
-                lines.append(contentsOf: text.dropFirst().map { "    \($0)" })
-            }
+            lines += parameterDocs
         }
         let availability = event.deprecationMessage.map { message in
             message.isEmpty
                 ? "@available(*, deprecated)"
                 : "@available(*, deprecated, message: \(SwiftLiteral.string(message)))"
         }
-        let arguments = ordered.enumerated().map { index, parameter in
-            let separator = index == ordered.count - 1 ? "" : ","
-            return "\(SwiftNaming.escaped(parameter.swiftName)): \(parameter.swiftType)\(parameter.type.isOptional ? " = nil" : "")\(separator)"
-        }
-        // A typed dictionary literal plus updateValue(_:forKey:) type-checks in about half
-        // the time of one subscript assignment per parameter (scripts/measure-generator.sh).
-        let required = ordered.filter { !$0.type.isOptional }
-        let requiredEntries = required.enumerated().map { index, parameter in
-            let separator = index == required.count - 1 ? "" : ","
-            return "\(SwiftLiteral.string(parameter.name)): \(SwiftNaming.escaped(parameter.swiftName)).analyticsValue\(separator)"
-        }
-        let optionalAssignments = ordered.filter(\.type.isOptional).map { parameter in
-            let name = SwiftNaming.escaped(parameter.swiftName)
-            return "if let \(name) { \(dictionaryName).updateValue(\(name).analyticsValue, forKey: \(SwiftLiteral.string(parameter.name))) }"
-        }
+        let parts = memberwiseParts(ordered, dictionary: dictionaryName)
         return RenderModel.EventModel(
             isFirst: isFirst,
             docLines: lines,
             availability: availability,
             isProperty: ordered.isEmpty,
             name: SwiftNaming.escaped(event.swiftName),
-            arguments: arguments,
-            hasRequiredParameters: !required.isEmpty,
-            parametersKeyword: optionalAssignments.isEmpty ? "let" : "var",
-            requiredEntries: requiredEntries,
-            optionalAssignments: optionalAssignments,
+            arguments: parts.arguments,
+            hasRequiredParameters: parts.hasRequired,
+            parametersKeyword: parts.optionalAssignments.isEmpty ? "let" : "var",
+            requiredEntries: parts.requiredEntries,
+            optionalAssignments: parts.optionalAssignments,
             nameLiteral: SwiftLiteral.string(event.name),
             metadataArgument: hasMetadata ? ", metadata: \(metadataEnum).\(SwiftNaming.escaped(event.swiftName))" : ""
         )
