@@ -80,16 +80,20 @@ struct QueueLockStateMachineTests {
 /// The lease an `.aroundIO` uploader writes in `upload.lock`.
 struct UploadLeaseTests {
     @Test func aLiveLeaseOfAnotherProcessBlocks() {
-        let lease = UploadLease(process: 42, expiry: 10_000_000_000)
-        #expect(lease.blocks(process: 7, now: 9_000_000_000, longest: .seconds(16)))
-        #expect(!lease.blocks(process: 42, now: 9_000_000_000, longest: .seconds(16)), "never its own")
-        #expect(!lease.blocks(process: 7, now: 10_000_000_000, longest: .seconds(16)), "expired")
-        #expect(!lease.blocks(process: 7, now: 1_000_000, longest: .seconds(5)),
+        let holder = UploadLease.Holder(process: 42, folder: 1)
+        let other = UploadLease.Holder(process: 7, folder: 1)
+        let lease = UploadLease(holder: holder, expiry: 10_000_000_000)
+        #expect(lease.blocks(other, now: 9_000_000_000, longest: .seconds(16)))
+        #expect(!lease.blocks(holder, now: 9_000_000_000, longest: .seconds(16)), "never its own")
+        #expect(lease.blocks(UploadLease.Holder(process: 42, folder: 2), now: 9_000_000_000, longest: .seconds(16)),
+            "another folder of the same process: two providers on one shared folder")
+        #expect(!lease.blocks(other, now: 10_000_000_000, longest: .seconds(16)), "expired")
+        #expect(!lease.blocks(other, now: 1_000_000, longest: .seconds(5)),
             "ending further away than a lease lasts: written before a reboot")
     }
 
     @Test func leasesRoundTripAndAnythingElseIsNone() {
-        let lease = UploadLease(process: 123_456, expiry: 0xDEAD_BEEF_0000_0001)
+        let lease = UploadLease(holder: .init(process: 123_456, folder: 0x0123_4567_89AB_CDEF), expiry: 0xDEAD_BEEF_0000_0001)
         #expect(UploadLease(decoding: lease.encoded) == lease)
         #expect(UploadLease(decoding: []) == nil)
         #expect(UploadLease(decoding: Array(lease.encoded.dropLast())) == nil)

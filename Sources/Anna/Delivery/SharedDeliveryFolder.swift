@@ -51,6 +51,8 @@ final class SharedDeliveryFolder: @unchecked Sendable {
     private let syncMode: DeliveryStorage.SyncMode
     /// How long an upload lease lasts: a request's deadline and a margin.
     private let uploadLease: Duration
+    /// This folder's lease holder: the process, and a number of this instance's own.
+    private let leaseHolder = UploadLease.Holder(process: getpid(), folder: UInt64.random(in: 1...UInt64.max))
 
     /// The most queues of one process name tried before giving up.
     static let maxQueuesPerProcess = 1000
@@ -221,7 +223,7 @@ final class SharedDeliveryFolder: @unchecked Sendable {
         guard descriptor >= 0 else { return true }
         let now = UploadLease.now()
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0,
-            UploadLease.read(descriptor)?.blocks(process: getpid(), now: now, longest: uploadLease) != true
+            UploadLease.read(descriptor)?.blocks(leaseHolder, now: now, longest: uploadLease) != true
         else {
             close(descriptor)
             return false
@@ -231,7 +233,7 @@ final class SharedDeliveryFolder: @unchecked Sendable {
             uploadDescriptor = descriptor
         case .aroundIO:
             let expiry = now &+ UInt64(clamping: uploadLease.saturatingNanoseconds)
-            UploadLease.write(UploadLease(process: getpid(), expiry: expiry), to: descriptor)
+            UploadLease.write(UploadLease(holder: leaseHolder, expiry: expiry), to: descriptor)
             close(descriptor)
             holdsLease = true
         }
@@ -253,7 +255,7 @@ final class SharedDeliveryFolder: @unchecked Sendable {
         defer { close(descriptor) }
         for _ in 0..<20 {
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
-                if UploadLease.read(descriptor)?.process == getpid() { UploadLease.write(nil, to: descriptor) }
+                if UploadLease.read(descriptor)?.holder == leaseHolder { UploadLease.write(nil, to: descriptor) }
                 return
             }
             usleep(1_000)
