@@ -16,12 +16,12 @@ typealias TestMachine = UploadStateMachine<FixedRandom>
 extension TestMachine {
     static func make(
         at now: ContinuousClock.Instant, flushAt: Int = 1000, flushInterval: Duration = .seconds(3600),
-        maxRejectedInARow: Int = 50, random: FixedRandom = FixedRandom()
+        maxRejectedInARow: Int = 50, random: FixedRandom = FixedRandom(), adoptsOrphans: Bool = false
     ) -> Self {
         let configuration = HTTPBatchProvider.Configuration(
             flushAt: flushAt, flushInterval: flushInterval, initialRetryDelay: .seconds(1), maxRetryDelay: .seconds(8),
             maxRetryAfter: .seconds(100), maxRejectedInARow: maxRejectedInARow)
-        return Self(configuration: .init(configuration), random: random, now: now)
+        return Self(configuration: .init(configuration, adoptsOrphans: adoptsOrphans), random: random, now: now)
     }
 
     /// Runs a round over `count` records answered by `answer` (per range sent)

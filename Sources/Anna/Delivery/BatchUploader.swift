@@ -7,11 +7,14 @@ import FoundationNetworking
 
 /// The uploader of an ``HTTPBatchProvider``: one thread that performs what its
 /// ``UploadStateMachine`` decides — reads batches from the durable queue, sends
-/// them one request at a time, acknowledges, counts, reports, waits.
+/// them one request at a time, acknowledges, counts, reports, holds, adopts, waits.
+/// It makes no decision of its own: purges, suspensions and adoption are inputs and
+/// steps of the machine too.
 ///
 /// On a shared folder (``DeliveryStorage/shared(_:)``) it also holds the folder's
-/// upload lock around each request, and adopts the queues of processes that ended:
-/// at start, on every flush and every ``HTTPBatchProvider/Configuration/flushInterval``.
+/// upload lock around each request, and adopts the queues of processes that ended
+/// when the machine says (at start, before a flush's round, every
+/// ``HTTPBatchProvider/Configuration/flushInterval``).
 ///
 /// Threads: the machine, the batch read last, the thread's clock reads, adoption and
 /// the upload lock belong to the uploader thread alone. Callers (`flush`, `stop`,
@@ -46,8 +49,6 @@ final class BatchUploader: Sendable {
         var inFlight: URLSessionTask?
         /// The app is suspended: no request may start, nothing is held, until `resume`.
         var suspended = false
-        /// A flush asked for an adoption of ended processes' queues first.
-        var adoptRequested = false
         /// The network path the app reported last, not yet given to the machine.
         var path: NetworkPath?
     }
@@ -90,7 +91,6 @@ final class BatchUploader: Sendable {
                 inbox.nextFlushID += 1
                 inbox.flushWaiters[id] = continuation
                 inbox.newFlushes.append(id)
-                inbox.adoptRequested = true
                 return false
             }
             if stopped { continuation.resume() } else { wake.signal() }
@@ -174,33 +174,35 @@ final class BatchUploader: Sendable {
         // Wait for the queue's recovery, then send what earlier runs left at once.
         queue.syncNow()
         var machine = UploadStateMachine(
-            configuration: .init(configuration), random: SystemRandomNumberGenerator(), now: .now)
+            configuration: .init(configuration, adoptsOrphans: shared != nil), random: SystemRandomNumberGenerator(),
+            now: .now)
         machine.recovered(queue.metrics.recovered)
         var batch: [DurableQueue.Record] = []
-        var nextAdoption = ContinuousClock.now
         while true {
-            // Before the flushes reach the machine, so that their round sends what was adopted.
-            adoptIfDue(&nextAdoption)
             takeInbox(into: &machine, batch: batch)
-            if holdWhilePurging() {
-                machine.abandonBatch()
-                batch = []
-                continue
-            }
             switch machine.next(now: .now) {
             case .read(let maxRecords, let maxBytes):
                 batch = queue.readNow(maxRecords: maxRecords, maxBytes: maxBytes)
                 perform(machine.batchRead(count: batch.count, now: .now), batch: batch)
             case .send(let range):
                 guard range.upperBound <= batch.count, let answer = exchange(batch[range]) else {
-                    // A purge began: the records read before it must never be sent.
-                    machine.abandonBatch()
-                    batch = []
+                    // A hold began: the next turn gives it to the machine, which
+                    // abandons the batch (its records must never be sent).
                     continue
                 }
                 perform(machine.answered(answer, now: .now), batch: batch)
-            case .wait(var until):
-                if shared != nil { until = min(until ?? nextAdoption, nextAdoption) }
+            case .hold:
+                batch = []
+                let waiters = inbox.withLock { inbox in
+                    defer { inbox.pauseWaiters = [] }
+                    return inbox.pauseWaiters
+                }
+                for waiter in waiters { waiter.resume(returning: true) }
+                wake.wait()
+            case .adopt:
+                adopt()
+                perform(machine.adopted(now: .now), batch: batch)
+            case .wait(let until):
                 let timeout = until.map { DispatchTime.now() + max(.zero, $0 - .now).dispatchInterval } ?? .distantFuture
                 _ = wake.wait(timeout: timeout)
             case .finish:
@@ -211,16 +213,9 @@ final class BatchUploader: Sendable {
     }
 
     /// On a shared folder, moves the records of ended processes' queues into this
-    /// one when a flush asked for it or `next` has passed (then sets the next time).
-    private func adoptIfDue(_ next: inout ContinuousClock.Instant) {
+    /// one; a purge or a suspension that begins meanwhile cuts it short.
+    private func adopt() {
         guard let shared else { return }
-        let requested = inbox.withLock { inbox in
-            defer { inbox.adoptRequested = false }
-            return inbox.adoptRequested && !Self.isHeld(inbox)
-        }
-        let now = ContinuousClock.now
-        guard requested || now >= next else { return }
-        next = now + configuration.flushInterval
         let adoption = shared.adoptOrphans(
             into: queue, configuration: queue.configuration, errorHandler: storageErrorHandler,
             shouldStop: { inbox.withLock { Self.isHeld($0) } })
@@ -229,43 +224,20 @@ final class BatchUploader: Sendable {
 
     /// Hands what callers left in the inbox to the machine.
     private func takeInbox(into machine: inout Machine, batch: [DurableQueue.Record]) {
-        let adopts = shared != nil
-        let (backlog, flushes, stop, path) = inbox.withLock { inbox in
-            // A flush that came after this turn's adoption waits for the next turn's,
-            // so that its round sends what was adopted and the adoption is over when it
-            // returns (the wake-up it signalled makes the next turn come at once).
-            let waitsForAdoption = adopts && inbox.adoptRequested && !Self.isHeld(inbox)
-            let flushes = waitsForAdoption ? [] : inbox.newFlushes
-            if !waitsForAdoption { inbox.newFlushes = [] }
+        let (backlog, flushes, stop, path, purging, suspended) = inbox.withLock { inbox in
             defer {
                 inbox.backlog = nil
                 inbox.path = nil
+                inbox.newFlushes = []
             }
-            return (inbox.backlog, flushes, inbox.stopRequested, inbox.path)
+            return (inbox.backlog, inbox.newFlushes, inbox.stopRequested, inbox.path, inbox.pauses > 0, inbox.suspended)
         }
         if let backlog { machine.backlogChanged(backlog) }
+        if stop { machine.stopRequested() }
+        machine.holdChanged(purging: purging, suspended: suspended)
         if let path { perform(machine.pathChanged(path), batch: batch) }
         let now = ContinuousClock.now
         for id in flushes { perform(machine.flushRequested(id: id, now: now), batch: batch) }
-        if stop { machine.stopRequested() }
-    }
-
-    /// While a purge or a suspension is under way, tells it no records are held, and
-    /// waits; `true` if it did. A stop ends a suspension's wait: its last round finds
-    /// nothing to read in the released queue.
-    private func holdWhilePurging() -> Bool {
-        var held = false
-        while true {
-            let waiters = inbox.withLock { inbox -> [CheckedContinuation<Bool, Never>]? in
-                guard inbox.pauses > 0 || (inbox.suspended && !inbox.stopRequested) else { return nil }
-                defer { inbox.pauseWaiters = [] }
-                return inbox.pauseWaiters
-            }
-            guard let waiters else { return held }
-            held = true
-            for waiter in waiters { waiter.resume(returning: true) }
-            _ = wake.wait(timeout: .now() + .seconds(1))
-        }
     }
 
     private func perform(_ effects: [Machine.Effect], batch: [DurableQueue.Record]) {

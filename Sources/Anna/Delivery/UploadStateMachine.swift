@@ -19,6 +19,13 @@ import Foundation
 /// constrained path, ``Configuration/maxBacklogOnExpensivePath`` holds rounds while a
 /// larger backlog waits.
 ///
+/// Purges and suspensions hold it (``holdChanged(purging:suspended:)``): the round
+/// under way is abandoned, its records must never be sent, and ``Step/hold`` tells
+/// the driver to say so to whoever waits. On a shared folder it decides when to adopt
+/// ended processes' queues (``Step/adopt``): at start, every flush interval, and
+/// before a flush's round, so that the round sends what was adopted.
+/// (UploadStateMachine+Hold.swift.)
+///
 /// Time is `ContinuousClock.Instant` only, so a wall clock set back or forward
 /// cannot stall or hurry an upload.
 ///
@@ -37,8 +44,11 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
         var maxRetryAfter: Duration
         var maxRejectedInARow: Int
         var maxBacklogOnExpensivePath: Int?
+        /// Whether to adopt the queues of ended processes (a shared folder).
+        var adoptsOrphans: Bool
 
-        init(_ configuration: HTTPBatchProvider.Configuration) {
+        init(_ configuration: HTTPBatchProvider.Configuration, adoptsOrphans: Bool = false) {
+            self.adoptsOrphans = adoptsOrphans
             flushAt = configuration.flushAt
             flushInterval = configuration.flushInterval
             maxBatchCount = max(1, configuration.maxBatchCount)
@@ -74,6 +84,11 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
         case send(Range<Int>)
         /// Wait for an input or until the instant (`nil`: for an input).
         case wait(until: Instant?)
+        /// A purge or a suspension holds the uploader: forget the batch read last,
+        /// tell those waiting for the hold that no records are held, wait for an input.
+        case hold
+        /// Move ended processes' queues into this one, then report ``adopted(now:)``.
+        case adopt
         /// Stop: resume every waiter and end the thread.
         case finish
     }
@@ -130,12 +145,21 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
     /// `flush()` callers with the number of rounds started when they called.
     private var flushWaiters: [(id: UInt64, roundsStarted: Int)] = []
     /// Set by `stop()`: the round that must end before finishing.
-    private var stopAfterRound: Int?
+    private(set) var stopAfterRound: Int?
+    /// A purge is under way (``holdChanged(purging:suspended:)``).
+    var purging = false
+    /// The app is suspended (``holdChanged(purging:suspended:)``).
+    var suspended = false
+    /// When ended processes' queues are adopted next, on a shared folder.
+    var nextAdoption: Instant
+    /// `flush()` callers waiting for an adoption before their round.
+    var flushesAwaitingAdoption: [UInt64] = []
 
     init(configuration: Configuration, random: Random, now: Instant) {
         self.configuration = configuration
         self.random = random
         lastRoundEnd = now
+        nextAdoption = now
     }
 
     // MARK: Inputs
@@ -153,7 +177,18 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
 
     /// `flush()` was called: its waiter is resumed after a round that starts now or
     /// later ends, at once while backing off, held by the network path, or stopped.
+    /// On a shared folder, the round waits for an adoption first (``Step/adopt``).
     mutating func flushRequested(id: UInt64, now: Instant) -> [Effect] {
+        if case .finished = phase { return [.resumeFlushWaiters([id])] }
+        if configuration.adoptsOrphans && !isHeld {
+            flushesAwaitingAdoption.append(id)
+            return []
+        }
+        return flushRequestedAfterAdoption(id: id, now: now)
+    }
+
+    /// A flush whose adoption is done (or needs none).
+    mutating func flushRequestedAfterAdoption(id: UInt64, now: Instant) -> [Effect] {
         if case .finished = phase { return [.resumeFlushWaiters([id])] }
         if let backoffUntil, now < backoffUntil { return [.resumeFlushWaiters([id])] }
         if isHeldByPath { return [.resumeFlushWaiters([id])] }
@@ -270,6 +305,16 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
 
     /// What the driver does now.
     mutating func next(now: Instant) -> Step {
+        if case .finished = phase { return .finish }
+        if isHeld {
+            abandonBatch()
+            return .hold
+        }
+        if isAdoptionDue(now: now) { return .adopt }
+        return nextUnheld(now: now)
+    }
+
+    private mutating func nextUnheld(now: Instant) -> Step {
         switch phase {
         case .finished:
             return .finish
@@ -279,13 +324,13 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
             roundsEnded = roundsStarted
             lastRoundEnd = now
             roundWanted = true
-            return next(now: now)
+            return nextUnheld(now: now)
         case .reading:
             return .read(maxRecords: configuration.maxBatchCount, maxBytes: configuration.maxBatchBytes)
         case .sending(let batch):
             guard let range = batch.pending.first else {
                 phase = .reading
-                return next(now: now)
+                return nextUnheld(now: now)
             }
             return .send(range)
         case .idle:
@@ -296,7 +341,7 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
                     phase = .finished
                     return .finish
                 }
-                return .wait(until: nil)
+                return waitForInput(until: nil)
             }
             if let backoffUntil, now < backoffUntil {
                 // No last attempt while backing off: the events stay for the next start.
@@ -304,7 +349,7 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
                     phase = .finished
                     return .finish
                 }
-                return .wait(until: backoffUntil)
+                return waitForInput(until: backoffUntil)
             }
             backoffUntil = nil
             if let stopAfterRound, roundsEnded >= stopAfterRound {
@@ -315,11 +360,11 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
             let start =
                 roundWanted || stopAfterRound != nil || !flushWaiters.isEmpty || backlog >= configuration.flushAt
                 || (backlog > 0 && now >= due)
-            guard start else { return .wait(until: backlog > 0 ? due : nil) }
+            guard start else { return waitForInput(until: backlog > 0 ? due : nil) }
             roundWanted = false
             roundsStarted += 1
             phase = .reading
-            return next(now: now)
+            return nextUnheld(now: now)
         }
     }
 
