@@ -23,9 +23,9 @@ extension AnalyticsService {
         for effect in effects {
             switch effect {
             case .reportBackgrounded:
-                report(Pipeline.lifecycleEvent("Application Backgrounded", app: configuration.context.app))
+                report(.lifecycle("Application Backgrounded", app: configuration.context.app))
             case .reportOpenedFromBackground:
-                report(Pipeline.lifecycleEvent("Application Opened", app: configuration.context.app, fromBackground: true))
+                report(.lifecycle("Application Opened", app: configuration.context.app, fromBackground: true))
             case .startBackgroundFlush(let generation):
                 startBackgroundFlush(generation: generation)
             case .suspendProviders:

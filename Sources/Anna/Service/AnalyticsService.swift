@@ -74,7 +74,7 @@ public final class AnalyticsService: Sendable {
         let launch = pipeline.start(now: Date())
         let stored = launch.identity
         let schedule = intake.withLock { intake -> Bool in
-            var granted = stored.grantedConsent ?? configuration.grantedConsent
+            var granted = launch.grantedConsent
             for change in intake.earlyConsent { change.apply(to: &granted) }
             intake.grantedConsent = granted
             intake.earlyConsent = []

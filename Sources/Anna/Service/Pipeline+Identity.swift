@@ -60,13 +60,15 @@ extension Pipeline {
     /// What the pipeline reads at launch.
     struct Launch {
         var identity: StoredIdentity
+        /// The consent in force at launch: the stored choice, or the configuration's default.
+        var grantedConsent: Set<ConsentCategory>
         /// The lifecycle events of the launch, when the service tracks them.
         var events: [AnalyticsEvent]
     }
 
-    /// Reads the stored identity and takes it as the pipeline's state; a missing or
-    /// unreadable one is replaced by a new one, written at once. Runs on `queue`
-    /// before any item.
+    /// Reads the stored identity and takes it as the pipeline's state, as
+    /// ``IdentityLaunch`` decides; a missing or unreadable one is replaced by a new
+    /// one, written at once. Runs on `queue` before any item.
     func start(now: Date) -> Launch {
         var loaded: StoredIdentity?
         do {
@@ -76,58 +78,32 @@ extension Pipeline {
             configuration.logger.error("analytics identity store: \(error)")
         }
         // Missing or unreadable: a new state, unless a process sharing the store wrote one meanwhile.
-        var stored = loaded ?? persister.createIfAbsent(StoredIdentity())
-        let isNew = stored.appVersion == nil && stored.appBuild == nil
+        let stored = loaded ?? persister.createIfAbsent(StoredIdentity())
         persister.start(with: stored)
-        if let fixed = configuration.anonymousID { stored.anonymousID = fixed }
-        anonymousID = stored.anonymousID
-        userID = stored.userID
-        for (name, value) in stored.traits {
-            traits.set(name, value, metadata: PropertyMetadata(isPII: stored.piiTraits.contains(name)), persisted: true)
+        let launch = IdentityLaunch(
+            stored: stored,
+            settings: .init(
+                fixedAnonymousID: configuration.anonymousID, defaultConsent: configuration.grantedConsent,
+                app: configuration.context.app, tracksLifecycleEvents: configuration.tracksLifecycleEvents,
+                sessionTimeout: sessionTimeout),
+            now: now)
+        let identity = launch.identity
+        anonymousID = identity.anonymousID
+        userID = identity.userID
+        for (name, value) in identity.traits {
+            traits.set(name, value, metadata: PropertyMetadata(isPII: identity.piiTraits.contains(name)), persisted: true)
         }
-        for (name, value) in stored.globals {
-            globals.set(name, value, metadata: PropertyMetadata(isPII: stored.piiGlobals.contains(name)), persisted: true)
+        for (name, value) in identity.globals {
+            globals.set(name, value, metadata: PropertyMetadata(isPII: identity.piiGlobals.contains(name)), persisted: true)
         }
-        granted = stored.grantedConsent ?? configuration.grantedConsent
-        if stored.sessionID != 0, let last = stored.lastActivity, now.timeIntervalSince(last) <= sessionTimeout {
-            sessionID = stored.sessionID
-            lastEventTime = last
-            sessionWritten = last
+        granted = launch.grantedConsent
+        if let session = launch.continuedSession {
+            sessionID = session.id
+            lastEventTime = session.lastActivity
+            sessionWritten = session.lastActivity
         }
-        let events = launchEvents(since: stored, isNew: isNew)
-        let app = configuration.context.app
-        if isNew || stored.appVersion != app.version || stored.appBuild != app.build {
-            persister.write(IdentityPatch(app: (app.version, app.build)))
-        }
-        return Launch(identity: stored, events: events)
-    }
-
-    /// Application Installed or Updated (against the version stored), then Opened.
-    private func launchEvents(since stored: StoredIdentity, isNew: Bool) -> [AnalyticsEvent] {
-        guard configuration.tracksLifecycleEvents else { return [] }
-        let app = configuration.context.app
-        var events: [AnalyticsEvent] = []
-        if isNew {
-            events.append(Self.lifecycleEvent("Application Installed", app: app))
-        } else if stored.appVersion != app.version || stored.appBuild != app.build {
-            var event = Self.lifecycleEvent("Application Updated", app: app)
-            event.parameters["previous_version"] = stored.appVersion.map(AnalyticsValue.string)
-            event.parameters["previous_build"] = stored.appBuild.map(AnalyticsValue.string)
-            events.append(event)
-        }
-        events.append(Self.lifecycleEvent("Application Opened", app: app, fromBackground: false))
-        return events
-    }
-
-    /// A lifecycle event with Segment's name and properties.
-    static func lifecycleEvent(_ name: String, app: AnalyticsContext.App, fromBackground: Bool? = nil) -> AnalyticsEvent {
-        var parameters: [String: AnalyticsValue] = [:]
-        if name != "Application Backgrounded" {
-            parameters["version"] = app.version.map(AnalyticsValue.string)
-            parameters["build"] = app.build.map(AnalyticsValue.string)
-        }
-        if let fromBackground { parameters["from_background"] = .bool(fromBackground) }
-        return AnalyticsEvent(name: name, parameters: parameters)
+        if let patch = launch.appPatch { persister.write(patch) }
+        return Launch(identity: identity, grantedConsent: launch.grantedConsent, events: launch.events)
     }
 
     /// Applies a call to the state; returns the message it sends, if any.
