@@ -84,12 +84,14 @@ public class Analyzer: Analyzing, @unchecked Sendable {
 
     /// Forgets the node, which forgets this analyzer if still bound to it (under the lock).
     private func unbindNode() {
+        Manager.lock.assertHeld()
         if let node, node.analyzerID == ObjectIdentifier(self) { node.analyzerID = nil }
         node = nil
     }
 
     /// Tells the manager this analyzer has Spark events, once (under the lock).
     private func registerSparks() {
+        Manager.lock.assertHeld()
         guard !isSparkHolder, !sparkEvents.isEmpty, let boundManager else { return }
         isSparkHolder = true
         // Analyzers that went away are dropped whenever the list doubles.

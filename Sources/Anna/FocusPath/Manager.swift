@@ -182,6 +182,7 @@ public final class Manager: @unchecked Sendable {
 
     /// Applies an event to a node and collects the tasks it matches. Called under the lock.
     func handle(_ event: FocusEvent, on node: Node, matched: inout [MatchedTask]) {
+        Self.lock.assertHeld()
         node.apply(event)
         index.forEachMatch(event: event.name.rawValue, node: node) { task in
             matched.append(MatchedTask(task: task, node: node, event: event))
@@ -225,7 +226,10 @@ public final class Manager: @unchecked Sendable {
     }
 
     /// The delegate and its queue now (under the lock).
-    var receiver: Receiver { Receiver(delegate: _delegate, queue: _delegateQueue) }
+    var receiver: Receiver {
+        Self.lock.assertHeld()
+        return Receiver(delegate: _delegate, queue: _delegateQueue)
+    }
 
     /// Reports results to the service and hands results, errors and Spark actions to
     /// the delegate queue. Called outside the lock.

@@ -118,6 +118,7 @@ public final class Node: @unchecked Sendable {
 
     /// The history, created on first use (under the lock).
     private func makeHistory() -> History {
+        Manager.lock.assertHeld()
         if let history { return history }
         let created = History()
         history = created
@@ -131,7 +132,10 @@ public final class Node: @unchecked Sendable {
     }
 
     /// The children (under the lock).
-    var children: ChildTable { family?.children ?? ChildTable() }
+    var children: ChildTable {
+        Manager.lock.assertHeld()
+        return family?.children ?? ChildTable()
+    }
 
     /// The analyzer below marked focused last; only nodes with children have one.
     var focusedAnalyzer: Analyzer? {

@@ -105,25 +105,27 @@ extension Manager {
 /// modification time and size on a timer, which also sees editors that save by
 /// replacing the file.
 public final class SpecWatcher: @unchecked Sendable {
+    // @unchecked only for `timer`: Dispatch sources are thread-safe, but not marked
+    // Sendable in swift-corelibs-libdispatch. Its state is queue-bound.
     private let timer: DispatchSourceTimer
     private let queue = DispatchQueue(label: "anna.spec-watcher")
-    // Touched on `queue` only.
-    private var stamps: [String: String] = [:]
+    /// Each file's last stamp; the timer's handler, on `queue`, owns it.
+    private let stamps: QueueBound<[String: String]>
 
     init(
         manager: Manager, specs: [(String, EventCatalog)], interval: Duration,
         onReload: (@Sendable (Result<String, TaskReloadError>) -> Void)?
     ) {
         timer = DispatchSource.makeTimerSource(queue: queue)
-        for (path, _) in specs { stamps[path] = Self.stamp(path) }
+        stamps = QueueBound(Dictionary(specs.map { ($0.0, Self.stamp($0.0)) }, uniquingKeysWith: { first, _ in first }), on: queue)
         let milliseconds = Int(interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
         timer.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .milliseconds(max(1, milliseconds)))
         timer.setEventHandler { [weak self, weak manager] in
             guard let self, let manager else { return }
             for (path, catalog) in specs {
                 let stamp = Self.stamp(path)
-                guard stamp != self.stamps[path] else { continue }
-                self.stamps[path] = stamp
+                guard stamp != self.stamps.value[path] else { continue }
+                self.stamps.value[path] = stamp
                 do throws(TaskReloadError) {
                     try manager.reloadTasks(from: path, catalog: catalog)
                     onReload?(.success(path))

@@ -4,17 +4,19 @@ import Foundation
 /// Writes identity patches to the store in order, on a queue of its own, so neither
 /// `report` nor the pipeline waits for the disk. Inactive until ``start(with:)``
 /// gives it the state read at launch, so that changes made before that apply on top.
-final class IdentityPersister: @unchecked Sendable {
+final class IdentityPersister: Sendable {
     private let store: any IdentityStore
-    private let queue = DispatchQueue(label: "anna.identity", qos: .utility, attributes: .initiallyInactive)
+    private let queue: DispatchQueue
     private let errorHandler: (@Sendable (AnalyticsError) -> Void)?
     /// What this process believes the state is; owned by `queue`. The base for a
     /// patch when the store has nothing readable.
-    private var current = StoredIdentity()
+    private let current: QueueBound<StoredIdentity>
 
     init(store: any IdentityStore, errorHandler: (@Sendable (AnalyticsError) -> Void)?) {
         self.store = store
         self.errorHandler = errorHandler
+        queue = DispatchQueue(label: "anna.identity", qos: .utility, attributes: .initiallyInactive)
+        current = QueueBound(StoredIdentity(), on: queue)
     }
 
     /// Reads the stored state, on the caller's thread (the pipeline's, at launch).
@@ -41,15 +43,16 @@ final class IdentityPersister: @unchecked Sendable {
 
     /// Starts writing, from the state read at launch.
     func start(with identity: StoredIdentity) {
-        current = identity
+        // Before activation: the patches queued meanwhile apply on top.
+        current.handOver(identity)
         queue.activate()
     }
 
     /// Queues a patch.
     func write(_ patch: IdentityPatch) {
         queue.async { [self] in
-            patch.apply(to: &current)
-            let base = current
+            patch.apply(to: &current.value)
+            let base = current.value
             do {
                 try store.update { stored in
                     var identity = stored ?? base

@@ -1,0 +1,43 @@
+import Dispatch
+
+/// State that one serial queue owns, as swift-nio's `NIOLoopBound` binds a value to
+/// an event loop: it is read and written only in blocks running on `queue`, and debug
+/// builds check every access (`dispatchPrecondition`); release builds check nothing.
+/// So a type that keeps such state needs no `@unchecked Sendable` of its own.
+final class QueueBound<Value>: @unchecked Sendable {
+    // @unchecked: every access to `storage` is on `queue`, checked in debug builds.
+    let queue: DispatchQueue
+    private var storage: Value
+
+    /// Binds a value to a queue. The value is handed over here, before any block of
+    /// the queue can see it.
+    init(_ value: Value, on queue: DispatchQueue) {
+        storage = value
+        self.queue = queue
+    }
+
+    /// Replaces the value from outside the queue, while it is inactive (created
+    /// `.initiallyInactive` and not yet activated), so no block of it can run meanwhile.
+    func handOver(_ value: Value) {
+        storage = value
+    }
+
+    /// The value; only on `queue`.
+    var value: Value {
+        get {
+            assertOnQueue()
+            return storage
+        }
+        _modify {
+            assertOnQueue()
+            yield &storage
+        }
+    }
+
+    @inline(__always)
+    private func assertOnQueue() {
+        #if DEBUG
+        dispatchPrecondition(condition: .onQueue(queue))
+        #endif
+    }
+}
