@@ -4,7 +4,7 @@ import Foundation
 import ObjectiveC
 
 // Not compiled on Linux (no Objective-C runtime there): written against Foundation's
-// `NSObject.observe(_:options:changeHandler:)` as the SDK declares it; see the README.
+// `NSObject.observe(_:options:changeHandler:)` as the SDK declares it; see the ApplePlatforms article.
 extension Analyzer {
     /// Records an ``Anna/FocusEvent/Name/updated`` event for `name` with the property's
     /// value now and whenever it changes, through key-value observing (`@objc dynamic`

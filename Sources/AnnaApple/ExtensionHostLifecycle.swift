@@ -6,7 +6,7 @@ import Foundation
 /// none of the application's, and may not use `UIApplication.shared`. Background time
 /// comes from `ProcessInfo.performExpiringActivity` where the platform has it (not on
 /// macOS, where extensions are not suspended this way). Not compiled on Linux; see the
-/// README.
+/// ApplePlatforms article.
 enum ExtensionHostLifecycle {
     static func backgroundWindow() -> any BackgroundWindow {
         #if os(macOS)

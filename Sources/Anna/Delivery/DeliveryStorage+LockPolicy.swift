@@ -29,7 +29,7 @@ extension DeliveryStorage {
         /// until the lease expires at most.
         ///
         /// Costs one directory listing and a `stat` per segment each time the lock is
-        /// taken back, and a new open of the segment file: see the README's
+        /// taken back, and a new open of the segment file: see Benchmarks/README.md's
         /// measurements.
         case aroundIO
     }

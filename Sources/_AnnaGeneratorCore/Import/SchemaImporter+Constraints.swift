@@ -108,7 +108,7 @@ extension SchemaImporter {
             if let hazard = RegexHazard.find(in: syntax) { return "it \(hazard.message(in: pattern))" }
             return nil
         } catch {
-            return "Anna's patterns cannot say it (\(error.message)); see the README's pattern syntax"
+            return "Anna's patterns cannot say it (\(error.message)); see the pattern syntax in the Tracking Spec article (TrackingSpec.md)"
         }
     }
 

@@ -142,7 +142,7 @@ import AnnaRules
             "19:86: warning: 'minItems' of parameter 'codes' of event 'Payment Failed' is not imported: Anna constrains an array's elements, not the array",
             "19:104: warning: 'uniqueItems' of parameter 'codes' of event 'Payment Failed' is not imported: Anna constrains an array's elements, not the array",
             "20:53: warning: the allowed values of the number parameter 'level' of event 'Payment Failed' are not imported: Anna's enums are strings; use min and max",
-            "21:54: warning: 'pattern' of parameter 'slug' of event 'Payment Failed' is not imported: Anna's patterns cannot say it (lookahead ((?=…) and (?!…)) is not supported; match the text itself, or check it in code); see the README's pattern syntax",
+            "21:54: warning: 'pattern' of parameter 'slug' of event 'Payment Failed' is not imported: Anna's patterns cannot say it (lookahead ((?=…) and (?!…)) is not supported; match the text itself, or check it in code); see the pattern syntax in the Tracking Spec article (TrackingSpec.md)",
             "22:51: warning: the values of 'enum' of parameter 'path' of event 'Payment Failed' cannot all be Swift case names; written as a pattern that accepts exactly them, without a Swift enum",
             "28:5: warning: page rules are not imported: Anna's apps report screens, not web pages",
             "34:25: warning: the rule for every message declares 'context'; Anna has no such rule, so it is not imported (declare global properties under globals:)",
