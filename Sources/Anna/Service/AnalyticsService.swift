@@ -346,11 +346,13 @@ public final class AnalyticsService: Sendable {
 
     // MARK: Internals
 
-    /// Whether a lane holds the pipeline back (``LanePacing``).
+    /// Whether the lanes hold the pipeline back: every one of them is full of work
+    /// and progressing (``LanePacing``).
     private func lanesArePacing() -> Bool {
+        guard !lanes.isEmpty else { return false }
         let now = DispatchTime.now().uptimeNanoseconds
         let patience = configuration.lanePatience
-        return lanes.contains { $0.isPacing(now: now, patience: patience) }
+        return lanes.allSatisfy { $0.isPacing(now: now, patience: patience) }
     }
 
     /// Called on the pipeline's queue after it left items in the intake for a lane:

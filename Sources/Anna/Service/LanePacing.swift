@@ -3,20 +3,19 @@
 /// An event costs least while it waits in the intake (one ``Pipeline/Item``); once
 /// the pipeline has turned it into an ``AnalyticsEnvelope`` in a lane, it costs the
 /// envelope, the lane's share of a batch and, for a joined delivery, a copy. So the
-/// pipeline takes the next chunk of the intake only while every lane holds fewer
-/// than ``window`` events: in a burst, events wait as intake items and each lane
-/// holds a bounded working set, however large the limits are.
-///
-/// A lane paces the pipeline only while its provider makes progress: a lane that has
-/// finished no call to its provider for ``patience`` or longer (the provider hangs in
-/// `receive` or `flush`, or is far slower than the others) no longer holds the
-/// pipeline back, so it delays
-/// the other providers by at most that long and fills up to
+/// pipeline waits, leaving the rest of a burst in the intake, while every lane
+/// holds at least ``window`` events: then no provider lacks work, and waiting
+/// delays none of them. It goes on as soon as one lane delivers a part. The
+/// fastest lane sets the pace; a slower one fills up to
 /// ``AnalyticsService/Configuration/providerLimit`` on its own, as without pacing.
-/// Below ``window`` events nothing changes: an app's `report`s, spread over its
-/// run, never wait here.
+///
+/// A lane paces only while its provider makes progress: a lane that has finished
+/// no call to its provider for ``patience`` or longer (the provider hangs in
+/// `receive` or `flush`) stops holding the pipeline back, and fills up to its
+/// limit. Below ``window`` events nothing changes: an app's `report`s, spread
+/// over its run, never wait here.
 enum LanePacing {
-    /// The events a lane holds before the pipeline waits for it: two of the lane's
+    /// The events a lane holds before it paces the pipeline: two of the lane's
     /// deliveries, so the next one is ready while the provider receives one.
     static let window = 2 * ProviderLane.deliveryChunk
 
@@ -31,7 +30,7 @@ enum LanePacing {
     ///     provider (uptime nanoseconds).
     ///   - now: Uptime nanoseconds.
     ///   - patience: How long the lane may go without progress, in nanoseconds.
-    /// - Returns: `true` when the pipeline should wait for this lane.
+    /// - Returns: `true` when the lane paces the pipeline (which waits while every lane does).
     static func paces(heldEvents: Int, lastProgress: UInt64, now: UInt64, patience: UInt64 = patience) -> Bool {
         heldEvents >= window && now &- lastProgress < patience
     }

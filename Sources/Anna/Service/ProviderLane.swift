@@ -158,7 +158,7 @@ final class ProviderLane: @unchecked Sendable {
         return true
     }
 
-    /// Whether the pipeline should wait for this lane before it takes more events in.
+    /// Whether this lane is full of work and progressing: the pipeline waits while every lane is.
     func isPacing(now: UInt64, patience: UInt64) -> Bool {
         state.withLock {
             LanePacing.paces(heldEvents: $0.heldEvents, lastProgress: $0.lastProgress, now: now, patience: patience)
