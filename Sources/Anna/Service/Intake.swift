@@ -7,7 +7,7 @@
 /// takes the oldest chunk without moving the others.
 struct Intake {
     /// The most items in one chunk.
-    static let chunkSize = 1_024
+    static let chunkSize = 4_096
 
     /// Full chunks, oldest first; every item in them came before those in `items`.
     private var chunks: [[Pipeline.Item]] = []
