@@ -8,7 +8,10 @@ extension DurableQueue.Writer {
     func writeBuffered() {
         guard lock.isActive else { return }
         let ready = ensureReady()
-        var bytes = spare
+        // Moved out, not copied: a copy left in `spare` would make the buffer's storage
+        // shared, and the first append after the swap would copy all of it.
+        var bytes: [UInt8] = []
+        swap(&bytes, &spare)
         let (count, sequence, roomWaiters) = state.withLock { state in
             swap(&bytes, &state.buffer)
             let count = state.bufferedCount
@@ -47,7 +50,9 @@ extension DurableQueue.Writer {
             saveStampsIfDue(now: now)
         }
         bytes.removeAll(keepingCapacity: true)
-        if bytes.capacity <= 4 << 20 { spare = bytes }
+        // Kept for the next round while no larger than the buffer grows under load
+        // (the bound and a batch), so a burst does not allocate a buffer per write.
+        if bytes.capacity <= min(configuration.maxBufferedBytes, 4 << 20) + (1 << 20) { spare = bytes }
         finish(
             persisted: persisted, failed: count - persisted,
             reason: ready ? .writeFailed : .storageUnavailable, sequence: sequence)

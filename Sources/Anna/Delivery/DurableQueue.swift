@@ -152,8 +152,8 @@ import Foundation
         payload.withUnsafeBytes { append($0) }
     }
 
-    /// Appends a batch of records under one lock, without copying when nothing waits
-    /// for the writer. Leaves `batch` empty. The batch is taken whole while fewer than
+    /// Appends a batch of records under one lock, without copying when the buffer has
+    /// no storage of its own yet. Leaves `batch` empty. The batch is taken whole while fewer than
     /// ``Configuration/maxBufferedBytes`` wait (so the buffer may exceed the bound by
     /// one batch), and refused whole otherwise, counted (``DropReason/bufferFull``) and
     /// reported; ``waitForRoom()`` first makes it taken.
@@ -167,9 +167,19 @@ import Foundation
             // Taken whole while the buffer is under the bound (which it may then
             // exceed by this batch: callers bound their batches), refused otherwise.
             guard state.buffer.count < limit else { return Self.refuse(count, in: &state) }
-            if state.buffer.isEmpty {
+            if state.buffer.isEmpty && state.buffer.capacity < batch.bytes.count {
+                // Taken without a copy. Once the buffer has its own storage it keeps
+                // it: swapping would hand the writer's large buffers to the callers'
+                // batches, and a burst would hold one per caller besides the writer's two.
                 swap(&state.buffer, &batch.bytes)
             } else {
+                // Grown to the bound and one batch at most, not to the next power of two:
+                // in a burst the buffer and the writer's previous one are the largest
+                // things an event passes through.
+                let needed = state.buffer.count + batch.bytes.count
+                if needed > state.buffer.capacity {
+                    state.buffer.reserveCapacity(max(needed, min(2 * state.buffer.capacity, limit + batch.bytes.count)))
+                }
                 state.buffer.append(contentsOf: batch.bytes)
             }
             return Self.noteAppended(count, to: &state, threshold: configuration.writeThreshold)

@@ -62,6 +62,9 @@ extension AnalyticsService {
         /// only, counts them (``AnalyticsMetrics/overflowed``) and reports them
         /// (``AnalyticsError/Code/providerOverflow``).
         public var providerLimit: MemoryLimit
+        /// How long a lane may go without progress and still pace the pipeline
+        /// (``LanePacing``), in nanoseconds; tests shorten or lengthen it.
+        var lanePatience: UInt64 = LanePacing.patience
 
         /// Creates a configuration.
         /// - Parameters:

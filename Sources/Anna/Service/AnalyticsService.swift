@@ -54,6 +54,7 @@ public final class AnalyticsService: Sendable {
             store: configuration.resolvedIdentityStore, errorHandler: configuration.errorHandler)
         self.persister = persister
         self.pipeline = Pipeline(configuration: configuration, lanes: lanes, counters: counters, persister: persister)
+        room.onSignal { [weak self] in self?.lanesFreedRoom() }
         started.enter()
         // The first work of the pipeline's queue: nothing is processed before the state is read.
         pipeline.queue.async { [self] in start() }
@@ -87,7 +88,7 @@ public final class AnalyticsService: Sendable {
             guard intake.isCollecting && !launch.events.isEmpty else { return false }
             let now = Date()
             let items = launch.events.map { Pipeline.Item.event($0, now, size: $0.approximateByteCount) }
-            intake.items.insert(contentsOf: items, at: 0)
+            intake.prepend(items)
             intake.reported += items.count
             intake.heldEvents += items.count
             intake.heldBytes += launch.events.reduce(0) { $0 + $1.approximateByteCount }
@@ -153,7 +154,7 @@ public final class AnalyticsService: Sendable {
             intake.reported += 1
             intake.heldEvents += 1
             intake.heldBytes += size
-            intake.items.append(.event(event, now, size: size))
+            intake.append(.event(event, now, size: size))
             return (true, intake.schedule())
         }
         if schedule { startPipeline() }
@@ -175,25 +176,25 @@ public final class AnalyticsService: Sendable {
                 return false
             }
             guard sends else {
-                intake.items.append(.call(call, now, size: 0))
+                intake.append(.call(call, now, size: 0))
                 return intake.schedule()
             }
             intake.reported += 1
             guard intake.isCollecting else {
                 intake.droppedOptOut += 1
-                intake.items.append(.call(call, now, size: 0))
+                intake.append(.call(call, now, size: 0))
                 return intake.schedule()
             }
             guard configuration.intakeLimit.admits(events: 1, bytes: size, holding: intake.heldEvents, intake.heldBytes)
             else {
                 intake.droppedOverflow += 1
                 intake.unreportedOverflow += 1
-                intake.items.append(.call(call, now, size: 0))
+                intake.append(.call(call, now, size: 0))
                 return intake.schedule()
             }
             intake.heldEvents += 1
             intake.heldBytes += size
-            intake.items.append(.call(call, now, size: size))
+            intake.append(.call(call, now, size: size))
             return intake.schedule()
         }
         if schedule { startPipeline() }
@@ -277,7 +278,7 @@ public final class AnalyticsService: Sendable {
         let schedule = intake.withLock { intake -> Bool in
             change.apply(to: &intake.grantedConsent)
             if !intake.isStarted { intake.earlyConsent.append(change) }
-            intake.items.append(.consent(change))
+            intake.append(.consent(change))
             return intake.schedule()
         }
         if schedule { startPipeline() }
@@ -345,9 +346,49 @@ public final class AnalyticsService: Sendable {
 
     // MARK: Internals
 
+    /// Whether the lanes hold the pipeline back: every one of them is full of work
+    /// and progressing (``LanePacing``).
+    private func lanesArePacing() -> Bool {
+        guard !lanes.isEmpty else { return false }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let patience = configuration.lanePatience
+        return lanes.allSatisfy { $0.isPacing(now: now, patience: patience) }
+    }
+
+    /// Called on the pipeline's queue after it left items in the intake for a lane:
+    /// `true` when the lanes freed room meanwhile, so it goes on at once. Otherwise a
+    /// lane's signal (``lanesFreedRoom()``) wakes it, or, when no lane progresses,
+    /// the patience timer, after which the stalled lane no longer paces.
+    private func waitForLanes() -> Bool {
+        if !lanesArePacing() {
+            intake.withLock { $0.waitsForLanes = false }
+            return true
+        }
+        guard !pipeline.isPacingTimerArmed else { return false }
+        pipeline.isPacingTimerArmed = true
+        let patience = DispatchTimeInterval.nanoseconds(Int(clamping: configuration.lanePatience))
+        pipeline.queue.asyncAfter(deadline: .now() + patience) { [weak self] in
+            guard let self else { return }
+            pipeline.isPacingTimerArmed = false
+            intake.withLock { $0.waitsForLanes = false }
+            drain(lingered: false)
+        }
+        return false
+    }
+
+    /// A lane or the intake freed room: wakes the pipeline if it waits for a lane.
+    private func lanesFreedRoom() {
+        let wake = intake.withLock { intake -> Bool in
+            guard intake.waitsForLanes else { return false }
+            intake.waitsForLanes = false
+            return true
+        }
+        if wake { pipeline.queue.async { [self] in drain(lingered: false) } }
+    }
+
     func enqueueControl(_ item: Pipeline.Item) {
         let schedule = intake.withLock { intake -> Bool in
-            intake.items.append(item)
+            intake.append(item)
             return intake.schedule()
         }
         if schedule { startPipeline() }
@@ -357,26 +398,33 @@ public final class AnalyticsService: Sendable {
         pipeline.queue.async { [self] in drain(lingered: false) }
     }
 
-    /// Processes what was reported until the intake is empty, then lingers for
-    /// ``Pipeline/linger`` before it goes idle: while events keep coming, `report`
-    /// finds the pipeline scheduled and never pays for waking a thread.
+    /// Processes what was reported, a chunk at a time, until the intake is empty,
+    /// then lingers for ``Pipeline/linger`` before it goes idle: while events keep
+    /// coming, `report` finds the pipeline scheduled and never pays for waking a
+    /// thread. While a lane is full of work (``LanePacing``) it leaves the rest in the
+    /// intake, where an event costs least, and goes on when a lane frees room.
     private func drain(lingered: Bool) {
         var lingered = lingered
         while true {
-            let (items, epoch, overflow) = intake.withLock { intake -> ([Pipeline.Item], Int, Int) in
+            let pacing = lanesArePacing()
+            let (items, epoch, overflow, waits) = intake.withLock { intake -> ([Pipeline.Item], Int, Int, Bool) in
                 let overflow = intake.unreportedOverflow
                 intake.unreportedOverflow = 0
-                guard !intake.items.isEmpty else {
+                guard !intake.isEmpty else {
                     if lingered { intake.isScheduled = false }
-                    return ([], intake.epoch, overflow)
+                    return ([], intake.epoch, overflow, false)
                 }
-                var taken = intake.spare
-                swap(&taken, &intake.items)
-                return (taken, intake.epoch, overflow)
+                if pacing {
+                    intake.waitsForLanes = true
+                    return ([], intake.epoch, overflow, true)
+                }
+                return (intake.takeChunk(), intake.epoch, overflow, false)
             }
             if overflow > 0 { configuration.errorHandler?(.intakeOverflow(events: overflow)) }
             if items.isEmpty {
-                if !lingered {
+                if waits {
+                    if waitForLanes() { continue }
+                } else if !lingered {
                     pipeline.queue.asyncAfter(deadline: .now() + Pipeline.linger) { [self] in drain(lingered: true) }
                 }
                 return
@@ -385,99 +433,13 @@ public final class AnalyticsService: Sendable {
             var used = items
             // The events are in the lanes now, which count them: the intake has room again.
             let (events, bytes) = pipeline.process(&used, epoch: epoch)
-            let reuse = used.capacity <= 1 << 16
-            used.removeAll(keepingCapacity: reuse)
+            used.removeAll(keepingCapacity: true)
             intake.withLock { intake in
                 intake.heldEvents -= events
                 intake.heldBytes -= bytes
-                if reuse { intake.spare = used }
+                intake.recycle(&used)
             }
             room.signal()
-        }
-    }
-
-    /// What `report` touches, behind one short lock.
-    private struct Intake {
-        var items: [Pipeline.Item] = []
-        var spare: [Pipeline.Item] = []
-        var isScheduled = false
-        var isCollecting = true
-        var isAccepting = true
-        var epoch = 0
-        var reported = 0
-        var droppedOptOut = 0
-        var droppedShutdown = 0
-        var droppedOverflow = 0
-        /// Overflow drops not yet given to the error handler; the pipeline reports them.
-        var unreportedOverflow = 0
-        /// Events reported and not yet handed to the lanes (in `items` or in the
-        /// pipeline), and their estimated bytes: what ``Configuration/intakeLimit`` bounds.
-        var heldEvents = 0
-        var heldBytes = 0
-        var grantedConsent: Set<ConsentCategory>
-        /// Whether the stored identity was read.
-        var isStarted = false
-        /// Consent changes made before that, to replay over the stored choice.
-        var earlyConsent: [ConsentChange] = []
-        /// The app's own opt-out (`false`) or opt-in (`true`), which wins over the stored one.
-        var collectingChoice: Bool?
-
-        /// Drops the events and messages waiting in the intake, for an opt-out; calls
-        /// stay, to change the state, but send nothing.
-        mutating func withholdPending() {
-            var dropped = 0
-            for index in items.indices {
-                switch items[index] {
-                case .event(_, _, let size):
-                    dropped += 1
-                    heldEvents -= 1
-                    heldBytes -= size
-                    items[index] = .moved
-                case .call(let call, let time, let size) where size > 0:
-                    dropped += 1
-                    heldEvents -= 1
-                    heldBytes -= size
-                    items[index] = .call(call, time, size: 0)
-                default:
-                    break
-                }
-            }
-            items.removeAll { if case .moved = $0 { return true } else { return false } }
-            droppedOptOut += dropped
-        }
-
-        init(grantedConsent: Set<ConsentCategory>) {
-            self.grantedConsent = grantedConsent
-            items.reserveCapacity(1024)
-            spare.reserveCapacity(1024)
-        }
-
-        /// Marks the pipeline scheduled; `true` when the caller must start it.
-        mutating func schedule() -> Bool {
-            if isScheduled { return false }
-            isScheduled = true
-            return true
-        }
-    }
-}
-
-/// Counts parties down and runs an action when the last one arrives. The lanes are
-/// the parties of a drain; with no lanes the pipeline is its one party.
-final class Barrier: Sendable {
-    private let remaining: LockedState<Int>
-    private let action: @Sendable () -> Void
-
-    init(parties: Int, action: @escaping @Sendable () -> Void) {
-        remaining = LockedState(parties)
-        self.action = action
-    }
-
-    func arrive() {
-        if remaining.withLock({ remaining -> Bool in
-            remaining -= 1
-            return remaining == 0
-        }) {
-            action()
         }
     }
 }

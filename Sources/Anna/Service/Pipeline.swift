@@ -51,6 +51,8 @@ final class Pipeline: @unchecked Sendable {
     @exclusivity(unchecked) private var checker = ConstraintChecker()
     /// Estimated bytes of the envelopes `process` has gathered and not yet handed off.
     @exclusivity(unchecked) private var outgoingBytes = 0
+    /// Whether the service's drain set a timer to look at the lanes again (``LanePacing``).
+    @exclusivity(unchecked) var isPacingTimerArmed = false
 
     init(
         configuration: AnalyticsService.Configuration, lanes: [ProviderLane], counters: LockedState<AnalyticsMetrics>,

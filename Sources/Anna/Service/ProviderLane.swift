@@ -31,6 +31,9 @@ final class ProviderLane: @unchecked Sendable {
         /// Events (and estimated bytes) queued or being delivered.
         var heldEvents = 0
         var heldBytes = 0
+        /// When the lane's task last started or finished a call to the provider
+        /// (uptime nanoseconds): whether it paces the pipeline (``LanePacing``).
+        var lastProgress: UInt64 = 0
     }
 
     let provider: any AnalyticsProvider
@@ -151,7 +154,25 @@ final class ProviderLane: @unchecked Sendable {
     private static func markRunning(_ state: inout State) -> Bool {
         if state.isRunning { return false }
         state.isRunning = true
+        state.lastProgress = DispatchTime.now().uptimeNanoseconds
         return true
+    }
+
+    /// Whether this lane is full of work and progressing: the pipeline waits while every lane is.
+    func isPacing(now: UInt64, patience: UInt64) -> Bool {
+        state.withLock {
+            LanePacing.paces(heldEvents: $0.heldEvents, lastProgress: $0.lastProgress, now: now, patience: patience)
+        }
+    }
+
+    /// Records a finished call to the provider, and releases what it delivered.
+    private func progressed(delivered events: Int = 0, bytes: Int = 0) {
+        state.withLock { state in
+            state.heldEvents -= events
+            state.heldBytes -= bytes
+            state.lastProgress = DispatchTime.now().uptimeNanoseconds
+        }
+        if events > 0 { room.signal() }
     }
 
     private func startTask() {
@@ -178,25 +199,26 @@ final class ProviderLane: @unchecked Sendable {
             if items.isEmpty { return }
             // Consecutive batches go out as one; they are kept as the pipeline handed
             // them (shared with the other lanes) until then, not copied into one.
-            var pending: [[AnalyticsEnvelope]] = []
-            var taken = (events: 0, bytes: 0)
+            var pending: [(batch: [AnalyticsEnvelope], bytes: Int)] = []
             for index in items.indices {
                 // Moved out, so that a batch's memory goes once it is delivered.
                 let item = items[index]
                 items[index] = .batch([], bytes: 0)
                 switch item {
                 case .batch(let batch, let bytes):
-                    pending.append(batch)
-                    taken.events += batch.count
-                    taken.bytes += bytes
+                    pending.append((batch, bytes))
                 case .drain(let barrier, let shutsDown):
                     await deliver(&pending)
                     do { try await provider.flush() } catch { report(error, batch: []) }
                     if shutsDown { await provider.shutdown() }
+                    progressed()
                     barrier.arrive()
                 case .purge(let barrier):
+                    let purged = pending.reduce(into: (events: 0, bytes: 0)) { $0.events += $1.batch.count; $0.bytes += $1.bytes }
                     pending.removeAll()
+                    progressed(delivered: purged.events, bytes: purged.bytes)
                     await provider.purge()
+                    progressed()
                     barrier.arrive()
                 case .transition(let transition, let barrier):
                     await deliver(&pending)
@@ -204,32 +226,31 @@ final class ProviderLane: @unchecked Sendable {
                     case .suspend: await provider.suspend()
                     case .resume: await provider.resume()
                     }
+                    progressed()
                     barrier.arrive()
                 }
             }
             await deliver(&pending)
-            state.withLock { state in
-                state.heldEvents -= taken.events
-                state.heldBytes -= taken.bytes
-            }
-            room.signal()
         }
     }
 
     /// Hands the pending batches to the provider, joined up to ``deliveryChunk``
-    /// events per call, each part released once delivered.
-    private func deliver(_ pending: inout [[AnalyticsEnvelope]]) async {
+    /// events per call, each part released (and its room given back) once delivered.
+    private func deliver(_ pending: inout [(batch: [AnalyticsEnvelope], bytes: Int)]) async {
         var start = 0
         while start < pending.count {
             var end = start + 1
-            var count = pending[start].count
-            while end < pending.count && count + pending[end].count <= Self.deliveryChunk {
-                count += pending[end].count
+            var count = pending[start].batch.count
+            var bytes = pending[start].bytes
+            while end < pending.count && count + pending[end].batch.count <= Self.deliveryChunk {
+                count += pending[end].batch.count
+                bytes += pending[end].bytes
                 end += 1
             }
-            let part = Array(pending[start..<end])
-            for index in start..<end { pending[index] = [] }
+            let part = pending[start..<end].map(\.batch)
+            for index in start..<end { pending[index] = ([], 0) }
             await deliverPart(part)
+            progressed(delivered: count, bytes: bytes)
             start = end
         }
         pending.removeAll()
