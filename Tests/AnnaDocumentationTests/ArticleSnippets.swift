@@ -113,6 +113,7 @@ final class TitledScreen: HeadlessScreen {
         // The next launch grants analytics by default; the stored choice wins.
         let nextLaunch = AnalyticsService(
             providers: [], configuration: .init(grantedConsent: [.necessary, .analytics], storageDirectory: directory))
+        #expect(await nextLaunch.identity.grantedConsent == [.necessary])   // once the stored choice is read
         #expect(nextLaunch.grantedConsent == [.necessary])
         await nextLaunch.shutdown()
     }
