@@ -114,7 +114,7 @@ public final class Manager: @unchecked Sendable {
     /// ```
     /// An invalid pattern registers nothing and goes to the delegate's
     /// ``ManagerDelegate/manager(_:didCatch:)`` as a `FocusPattern.SyntaxError`.
-    public func match(_ pattern: String, file: String = #fileID, line: Int = #line, _ action: @escaping FocusTask.Action) {
+    public func match(_ pattern: String, file: String = #fileID, line: Int = #line, _ action: @escaping @Sendable (Node) throws -> AnalyticsEvent?) {
         do {
             let task = try FocusTask(match: pattern, source: "\(file):\(line)", action: action)
             Self.lock.withLock { add([task], set: nil) }
@@ -133,7 +133,7 @@ public final class Manager: @unchecked Sendable {
     /// ```
     /// An empty list or an invalid pattern registers nothing and goes to the delegate's
     /// ``ManagerDelegate/manager(_:didCatch:)`` as a `FocusPattern.SyntaxError`.
-    public func match(_ patterns: [String], file: String = #fileID, line: Int = #line, _ action: @escaping FocusTask.Action) {
+    public func match(_ patterns: [String], file: String = #fileID, line: Int = #line, _ action: @escaping @Sendable (Node) throws -> AnalyticsEvent?) {
         do {
             let task = try FocusTask(match: patterns, source: "\(file):\(line)", action: action)
             Self.lock.withLock { add([task], set: nil) }
@@ -172,7 +172,7 @@ public final class Manager: @unchecked Sendable {
     }
 
     /// The number of registered tasks.
-    public var taskCount: Int { Self.lock.withLock { index.all.count } }
+    package var taskCount: Int { Self.lock.withLock { index.all.count } }
 
     func makeSerial() -> Int {
         nextSerial += 1

@@ -3,16 +3,16 @@
 /// that matches several of a task's patterns runs it once.
 public struct FocusTask: Sendable {
     /// What the closure does with a matching node.
-    public typealias Action = @Sendable (Node) throws -> AnalyticsEvent?
+    package typealias Action = @Sendable (Node) throws -> AnalyticsEvent?
 
     /// The first pattern the node and event must match.
-    public var pattern: FocusPattern { patterns[0] }
+    package var pattern: FocusPattern { patterns[0] }
     /// The patterns, in declaration order; the task runs when any matches. Never empty.
-    public let patterns: [FocusPattern]
+    package let patterns: [FocusPattern]
     /// Where the task was declared, e.g. `shop.anna.yml:40:5`, for errors and snapshots.
     public let source: String?
     /// The closure.
-    public let action: Action
+    package let action: Action
 
     /// Creates a task from a parsed pattern.
     package init(pattern: FocusPattern, source: String? = nil, action: @escaping Action) {
@@ -31,7 +31,7 @@ public struct FocusTask: Sendable {
 
     /// Creates a task from a pattern's text.
     /// - Throws: `FocusPattern.SyntaxError` when the text is not a pattern.
-    public init(match: String, source: String? = nil, action: @escaping Action) throws(FocusPattern.SyntaxError) {
+    public init(match: String, source: String? = nil, action: @escaping @Sendable (Node) throws -> AnalyticsEvent?) throws(FocusPattern.SyntaxError) {
         self.init(pattern: try FocusPattern(match), source: source, action: action)
     }
 
@@ -45,7 +45,7 @@ public struct FocusTask: Sendable {
     /// ```
     /// - Throws: `FocusPattern.SyntaxError` for the first text that is not a pattern,
     ///   or when the list is empty.
-    public init(match: [String], source: String? = nil, action: @escaping Action) throws(FocusPattern.SyntaxError) {
+    public init(match: [String], source: String? = nil, action: @escaping @Sendable (Node) throws -> AnalyticsEvent?) throws(FocusPattern.SyntaxError) {
         guard !match.isEmpty else {
             throw FocusPattern.SyntaxError(message: "a task needs at least one pattern")
         }

@@ -56,7 +56,7 @@ public struct UnlimitedBackgroundWindow: BackgroundWindow {
 /// added; the service's observer only queues work and returns at once.
 public final class AppLifecycle: Sendable {
     /// A registration of ``observe(_:)``; ``cancel()`` ends it.
-    public final class Observation: Sendable {
+    package final class Observation: Sendable {
         private let lifecycle: AppLifecycle
         private let id: Int
 
@@ -66,7 +66,7 @@ public final class AppLifecycle: Sendable {
         }
 
         /// Stops the observer from being called.
-        public func cancel() {
+        package func cancel() {
             _ = lifecycle.state.withLock { $0.observers.removeValue(forKey: id) }
         }
 
@@ -110,7 +110,7 @@ public final class AppLifecycle: Sendable {
     /// observation is cancelled or released.
     /// - Parameter observer: What to call.
     /// - Returns: The registration; keep it as long as the observer should be called.
-    public func observe(_ observer: @escaping @Sendable (AppLifecycleEvent) -> Void) -> Observation {
+    package func observe(_ observer: @escaping @Sendable (AppLifecycleEvent) -> Void) -> Observation {
         let id = state.withLock { state -> Int in
             state.nextID += 1
             state.observers[state.nextID] = observer

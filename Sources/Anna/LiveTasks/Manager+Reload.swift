@@ -9,7 +9,7 @@ public struct TaskReloadError: Error, Sendable, Hashable, CustomStringConvertibl
     public var message: String
 
     /// Creates an error.
-    public init(path: String, message: String) {
+    package init(path: String, message: String) {
         self.path = path
         self.message = message
     }
@@ -72,7 +72,7 @@ extension Manager {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TaskReloadError(path: path, message: "\(path): error: cannot read the spec; check that it exists and is readable")
         }
-        let result: SpecTasksReader.Result
+        let result: SpecTasksReader.Output
         do {
             result = try SpecTasksReader.read(String(decoding: data, as: UTF8.self), file: path)
         } catch {
