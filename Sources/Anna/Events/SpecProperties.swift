@@ -12,7 +12,7 @@ public struct PropertyMetadata: Sendable, Hashable, Codable {
     /// - Parameters:
     ///   - isPII: Whether the value identifies a person.
     ///   - constraint: The constraint on the value.
-    public init(isPII: Bool, constraint: ParameterConstraint? = nil) {
+    @_spi(Generated) public init(isPII: Bool, constraint: ParameterConstraint? = nil) {
         self.isPII = isPII
         self.constraint = constraint
     }
@@ -35,7 +35,7 @@ public struct UserTrait: Sendable, Hashable {
     ///   - name: The trait's name.
     ///   - value: Its value.
     ///   - metadata: PII and constraint; PII by default.
-    public init(name: String, value: AnalyticsValue, metadata: PropertyMetadata = PropertyMetadata(isPII: true)) {
+    @_spi(Generated) public init(name: String, value: AnalyticsValue, metadata: PropertyMetadata = PropertyMetadata(isPII: true)) {
         self.name = name
         self.value = value
         self.metadata = metadata
@@ -59,7 +59,7 @@ public struct GroupTrait: Sendable, Hashable {
     ///   - name: The trait's name.
     ///   - value: Its value.
     ///   - metadata: PII and constraint; PII by default.
-    public init(name: String, value: AnalyticsValue, metadata: PropertyMetadata = PropertyMetadata(isPII: true)) {
+    @_spi(Generated) public init(name: String, value: AnalyticsValue, metadata: PropertyMetadata = PropertyMetadata(isPII: true)) {
         self.name = name
         self.value = value
         self.metadata = metadata
@@ -87,7 +87,7 @@ public struct AnalyticsGlobal: Sendable, Hashable {
     ///   - value: Its value.
     ///   - metadata: PII and constraint; not PII by default.
     ///   - isPersisted: Whether it survives a restart; `false` by default.
-    public init(
+    @_spi(Generated) public init(
         name: String, value: AnalyticsValue, metadata: PropertyMetadata = PropertyMetadata(isPII: false),
         isPersisted: Bool = false
     ) {
@@ -105,7 +105,7 @@ public struct AnalyticsGlobal: Sendable, Hashable {
 
         /// Creates a key; generated code calls this.
         /// - Parameter name: The property's name.
-        public init(_ name: String) {
+        @_spi(Generated) public init(_ name: String) {
             self.name = name
         }
     }
@@ -133,7 +133,7 @@ public struct AnalyticsScreen: Sendable, Hashable {
     ///   - name: The screen's name.
     ///   - properties: Its properties.
     ///   - metadata: Consent, PII and constraints.
-    public init(name: String, properties: [String: AnalyticsValue] = [:], metadata: AnalyticsEvent.Metadata = .init()) {
+    @_spi(Generated) public init(name: String, properties: [String: AnalyticsValue] = [:], metadata: AnalyticsEvent.Metadata = .init()) {
         self.name = name
         self.properties = properties
         self.metadata = metadata

@@ -310,13 +310,13 @@ extension Node {
     }
 
     /// The section, or an error naming the node: for tasks whose parameter needs one.
-    public func requiredSection() throws(FocusTaskError) -> Int {
+    @_spi(Generated) public func requiredSection() throws(FocusTaskError) -> Int {
         guard let section else { throw FocusTaskError(path: path, message: "the node has no section") }
         return section
     }
 
     /// The ancestor `distance` levels up, or an error naming the node.
-    public func requiredAncestor(_ distance: Int) throws(FocusTaskError) -> Node {
+    @_spi(Generated) public func requiredAncestor(_ distance: Int) throws(FocusTaskError) -> Node {
         guard let node = ancestor(distance) else {
             throw FocusTaskError(path: path, message: "the node has no ancestor \(distance) levels up")
         }
@@ -324,7 +324,7 @@ extension Node {
     }
 
     /// The event that triggered the task, or an error outside a task.
-    public func requiredLatestEvent() throws(FocusTaskError) -> FocusEvent {
+    @_spi(Generated) public func requiredLatestEvent() throws(FocusTaskError) -> FocusEvent {
         guard let event = latestEvent() else { throw FocusTaskError(path: path, message: "no event was recorded on the node") }
         return event
     }
@@ -365,7 +365,7 @@ public struct FocusTaskError: Error, Sendable, Hashable, CustomStringConvertible
     public var task: String?
 
     /// Creates an error.
-    public init(path: String, message: String, task: String? = nil) {
+    package init(path: String, message: String, task: String? = nil) {
         self.path = path
         self.message = message
         self.task = task

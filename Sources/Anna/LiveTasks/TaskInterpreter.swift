@@ -14,16 +14,16 @@ public struct TaskDescription: Codable, Sendable, Hashable {
     public var report: String
     /// The event's parameters: a string starting with `$` is an expression (`$$` for a
     /// literal `$`); other strings, numbers, booleans and `null` are literals.
-    public var with: [String: Value]
+    public var with: [String: TaskValue]
     /// Where the task comes from, for errors: `shop.anna.yml:40:5`.
     public var source: String?
 
     /// A literal or an expression's text, as JSON has them (`TaskValue`, shared
     /// with the generator, which writes these values).
-    public typealias Value = TaskValue
+    typealias Value = TaskValue
 
     /// Creates a description.
-    public init(match: [String], report: String, with: [String: Value] = [:], source: String? = nil) {
+    @_spi(Generated) public init(match: [String], report: String, with: [String: TaskValue] = [:], source: String? = nil) {
         self.match = match
         self.report = report
         self.with = with
@@ -230,7 +230,7 @@ extension FocusExpression {
     /// writes for it: for an optional parameter a missing index, section, ancestor or
     /// value gives `nil`; for a required one it throws.
     /// - Throws: ``FocusTaskError`` naming the node and what is missing or of another type.
-    public func evaluate(on node: Node, for parameter: ParameterDescriptor) throws(FocusTaskError) -> AnalyticsValue? {
+    package func evaluate(on node: Node, for parameter: ParameterDescriptor) throws(FocusTaskError) -> AnalyticsValue? {
         let optional = parameter.isOptional
         switch self {
         case .path: return .string(node.path)
