@@ -1,7 +1,7 @@
 import AnnaRules
 
 /// What a tracking spec declared about one trait or global property.
-public struct PropertyMetadata: Sendable, Hashable, Codable {
+@_spi(Generated) public struct PropertyMetadata: Sendable, Hashable, Codable {
     /// Whether the value identifies a person. Providers that may not receive PII
     /// get it removed or hashed, as for event parameters.
     public var isPII: Bool
@@ -28,7 +28,7 @@ public struct UserTrait: Sendable, Hashable {
     /// Its value.
     public var value: AnalyticsValue
     /// Whether it is PII, and its constraint.
-    public var metadata: PropertyMetadata
+    @_spi(Generated) public var metadata: PropertyMetadata
 
     /// Creates a trait; generated code calls this.
     /// - Parameters:
@@ -52,7 +52,7 @@ public struct GroupTrait: Sendable, Hashable {
     /// Its value.
     public var value: AnalyticsValue
     /// Whether it is PII, and its constraint.
-    public var metadata: PropertyMetadata
+    @_spi(Generated) public var metadata: PropertyMetadata
 
     /// Creates a group trait; generated code calls this.
     /// - Parameters:
@@ -77,7 +77,7 @@ public struct AnalyticsGlobal: Sendable, Hashable {
     /// Its value.
     public var value: AnalyticsValue
     /// Whether it is PII, and its constraint.
-    public var metadata: PropertyMetadata
+    @_spi(Generated) public var metadata: PropertyMetadata
     /// Whether the value is stored with the identity and restored at launch.
     public var isPersisted: Bool
 

@@ -31,12 +31,12 @@ public protocol BackgroundWindow: Sendable {
 
 /// A background window that never expires: for platforms without suspension (Linux,
 /// a command-line tool) and tests that do not exercise expiry.
-public struct UnlimitedBackgroundWindow: BackgroundWindow {
+package struct UnlimitedBackgroundWindow: BackgroundWindow {
     /// Creates a window.
-    public init() {}
+    package init() {}
 
     /// Runs `work` in a task; `expired` is never called.
-    public func run(
+    package func run(
         named name: String, _ work: @escaping @Sendable () async -> Void, expired: @escaping @Sendable () -> Void
     ) {
         Task { await work() }
@@ -84,9 +84,10 @@ public final class AppLifecycle: Sendable {
     public let backgroundWindow: any BackgroundWindow
 
     /// Creates a source.
-    /// - Parameter backgroundWindow: How to get background time; unlimited by default.
-    public init(backgroundWindow: any BackgroundWindow = UnlimitedBackgroundWindow()) {
-        self.backgroundWindow = backgroundWindow
+    /// - Parameter backgroundWindow: How to get background time; `nil`, the default,
+    ///   runs the flush without a time limit, as a process that is not suspended may.
+    public init(backgroundWindow: (any BackgroundWindow)? = nil) {
+        self.backgroundWindow = backgroundWindow ?? UnlimitedBackgroundWindow()
     }
 
     /// The last event sent, if any.
