@@ -69,7 +69,7 @@ import Testing
         #expect(await tree.delegate.waitForResults(count: 1).last?.name == "literalsSent")
 
         // A bad description changes nothing.
-        #expect(throws: TaskDescriptionError.self) {
+        #expect(throws: TaskError.self) {
             try tree.manager.loadTasks([TaskDescription(match: ["row/target-action"], report: "nope")], catalog: .liveTasks)
         }
         #expect(tree.manager.taskCount == count)

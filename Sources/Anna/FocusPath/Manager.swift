@@ -12,7 +12,7 @@ import Musl
 public protocol ManagerDelegate: AnyObject, Sendable {
     /// A task produced an event; it was also reported to the manager's service.
     func manager(_ manager: Manager, didSend result: AnalyticsEvent)
-    /// A task failed (``FocusTaskError``), or a pattern given to
+    /// A task failed (``TaskError``), or a pattern given to
     /// ``Manager/match(_:file:line:_:)-(String,_,_,_)`` was invalid (`FocusPattern.SyntaxError`).
     func manager(_ manager: Manager, didCatch error: any Error)
 }
@@ -166,8 +166,8 @@ public final class Manager: @unchecked Sendable {
     /// ```swift
     /// try manager.loadTasks(descriptions, catalog: .shop)
     /// ```
-    /// - Throws: ``TaskDescriptionError`` with every problem; the running tasks stay.
-    public func loadTasks(_ descriptions: [TaskDescription], catalog: EventCatalog) throws(TaskDescriptionError) {
+    /// - Throws: ``TaskError`` with every problem; the running tasks stay.
+    public func loadTasks(_ descriptions: [TaskDescription], catalog: EventCatalog) throws(TaskError) {
         replaceTasks(of: try TaskInterpreter.taskSet(named: catalog.name, from: descriptions, catalog: catalog))
     }
 
@@ -181,7 +181,7 @@ public final class Manager: @unchecked Sendable {
 
     /// How deep tasks may trigger tasks: a task whose action records an event that
     /// matches a task (itself or another) runs one level deeper; at this depth the
-    /// matching tasks are not run and the delegate receives a ``FocusTaskError``.
+    /// matching tasks are not run and the delegate receives a ``TaskError``.
     public static let taskDepthLimit = 8
 
     /// A task that matched an event, run once the lock is released.
@@ -206,7 +206,7 @@ public final class Manager: @unchecked Sendable {
         guard let first = matched.first else { return }
         let running = RunningTasks.current
         guard running.stack.count < Self.taskDepthLimit else {
-            errors.append(FocusTaskError(
+            errors.append(TaskError.taskFailed(
                 path: first.node.path,
                 message: "not run: tasks triggered tasks \(Self.taskDepthLimit) levels deep; does an action record the event that triggers it?",
                 task: first.task.label))
@@ -217,12 +217,12 @@ public final class Manager: @unchecked Sendable {
             defer { running.stack.removeLast() }
             do {
                 if let result = try match.task.action(match.node) { results.append(result) }
-            } catch var error as FocusTaskError {
+            } catch var error as TaskError {
                 error.task = match.task.label
                 errors.append(error)
             } catch {
                 // The error's own description may quote values; its type names the problem.
-                errors.append(FocusTaskError(
+                errors.append(TaskError.taskFailed(
                     path: match.node.path, message: "the task threw \(String(reflecting: type(of: error)))",
                     task: match.task.label))
             }
