@@ -23,7 +23,7 @@ public struct FocusPattern: Sendable, Hashable, CustomStringConvertible {
         /// The message.
         public var description: String { message }
         /// Creates an error.
-        public init(message: String) { self.message = message }
+        package init(message: String) { self.message = message }
     }
 
     /// Whether the pattern starts with `/` and so matches from the root.

@@ -26,7 +26,7 @@ public final class Node: @unchecked Sendable {
     public private(set) weak var parentNode: Node?
     /// The names from the root's child down to this node, built when read (a node
     /// stores its own name only, to stay small).
-    public var names: [String] {
+    package var names: [String] {
         var names: [String] = []
         collectNames(into: &names)
         return names

@@ -91,11 +91,11 @@ public final class AppLifecycle: Sendable {
     }
 
     /// The last event sent, if any.
-    public var lastEvent: AppLifecycleEvent? { state.withLock { $0.last } }
+    package var lastEvent: AppLifecycleEvent? { state.withLock { $0.last } }
 
     /// Whether the app is in the background now: the last event was
     /// ``AppLifecycleEvent/background``.
-    public var isInBackground: Bool { lastEvent == .background }
+    package var isInBackground: Bool { lastEvent == .background }
 
     /// Tells every observer what happened.
     /// - Parameter event: What happened.
