@@ -10,8 +10,8 @@ public struct TaskBundle: Sendable, Hashable, Decodable {
     /// The most tasks a bundle may hold.
     public static let maxTasks = 10_000
 
-    /// One spec's tasks.
-    public struct Set: Sendable, Hashable, Decodable {
+    /// One spec's tasks, as data: what `TaskSet.<name>` is once interpreted.
+    public struct SetDescription: Sendable, Hashable, Decodable {
         /// The task set's name: the spec's namespace or file name, as `TaskSet.<name>`.
         public var name: String
         /// ``Anna/EventCatalog/fingerprint`` of the catalog the tasks were checked against.
@@ -21,7 +21,7 @@ public struct TaskBundle: Sendable, Hashable, Decodable {
     }
 
     /// The sets, in the order `anna bundle` wrote them.
-    public var sets: [Set]
+    public var sets: [SetDescription]
 
     enum CodingKeys: String, CodingKey { case annaTasks, sets }
 
@@ -32,7 +32,7 @@ public struct TaskBundle: Sendable, Hashable, Decodable {
             throw DecodingError.dataCorruptedError(
                 forKey: .annaTasks, in: container, debugDescription: "the payload has format \(format); this version of Anna reads format \(Self.format)")
         }
-        sets = try container.decode([Set].self, forKey: .sets)
+        sets = try container.decode([SetDescription].self, forKey: .sets)
     }
 
     /// Reads a payload.

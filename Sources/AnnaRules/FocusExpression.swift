@@ -5,7 +5,7 @@
 /// `$path`, `$index`, `$section`, `$name`, `$visible`, `$visibleDuration`,
 /// `$value(keyPath)`, `$event.name`, `$event.time`, and `$parent.…` /
 /// `$ancestor(n).…` before a node-relative one.
-public indirect enum FocusExpression: Sendable, Hashable, CustomStringConvertible {
+package indirect enum FocusExpression: Sendable, Hashable, CustomStringConvertible {
     /// `$path`: the node's path, `/a/b/c`.
     case path
     /// `$index`: the node's index among its indexed siblings.
@@ -28,12 +28,12 @@ public indirect enum FocusExpression: Sendable, Hashable, CustomStringConvertibl
     case ancestor(Int, FocusExpression)
 
     /// The kind of value an expression yields.
-    public enum Kind: String, Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         case string, int, double, bool, date
     }
 
     /// Parses what follows `$`; `nil` when it is not an expression.
-    public init?(parsing text: Substring) {
+    package init?(parsing text: Substring) {
         switch text {
         case "path": self = .path
         case "index": self = .index
@@ -67,7 +67,7 @@ public indirect enum FocusExpression: Sendable, Hashable, CustomStringConvertibl
     }
 
     /// What the expression yields, or `nil` for `$value(…)`, known at run time only.
-    public var producedKind: Kind? {
+    package var producedKind: Kind? {
         switch self {
         case .path, .name, .eventName: .string
         case .index, .section: .int
@@ -80,7 +80,7 @@ public indirect enum FocusExpression: Sendable, Hashable, CustomStringConvertibl
     }
 
     /// Whether the expression reads a node, and so may follow `$parent.`.
-    public var isNodeRelative: Bool {
+    package var isNodeRelative: Bool {
         switch self {
         case .path, .name, .index, .section, .value, .visible, .visibleDuration, .ancestor: true
         case .eventName, .eventTime: false
@@ -88,7 +88,7 @@ public indirect enum FocusExpression: Sendable, Hashable, CustomStringConvertibl
     }
 
     /// The expression as a spec writes it, without the `$`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .path: "path"
         case .index: "index"
@@ -105,6 +105,6 @@ public indirect enum FocusExpression: Sendable, Hashable, CustomStringConvertibl
     }
 
     /// The message for text after `$` that is not an expression.
-    public static let syntaxHelp =
+    package static let syntaxHelp =
         "use $path, $index, $section, $name, $value(keyPath), $visible, $visibleDuration, $event.name, $event.time, $parent.… or $ancestor(n).… (write $$ for a literal $)"
 }

@@ -23,7 +23,7 @@ public struct FocusPattern: Sendable, Hashable, CustomStringConvertible {
         /// The message.
         public var description: String { message }
         /// Creates an error.
-        public init(message: String) { self.message = message }
+        package init(message: String) { self.message = message }
     }
 
     /// Whether the pattern starts with `/` and so matches from the root.
@@ -31,13 +31,13 @@ public struct FocusPattern: Sendable, Hashable, CustomStringConvertible {
     /// The node components, without the event.
     package var nodes: [Component]
     /// The event that triggers the task.
-    public var event: String
+    package var event: String
     /// The pattern as written.
     public var description: String
 
     /// Parses a pattern.
     /// - Throws: ``SyntaxError`` naming the problem and its fix.
-    public init(_ text: String) throws(SyntaxError) {
+    package init(_ text: String) throws(SyntaxError) {
         var body = Substring(text)
         isAnchored = body.hasPrefix("/")
         if isAnchored { body = body.dropFirst() }
@@ -73,7 +73,7 @@ public struct FocusPattern: Sendable, Hashable, CustomStringConvertible {
     /// Whether a node whose path from the root has these names matches the node
     /// components. The event is compared by the caller.
     /// - Parameter names: The node's names from the root's child down to the node.
-    public func matches(names: [String]) -> Bool {
+    package func matches(names: [String]) -> Bool {
         // Glob matching over components: `*` is one, `**` any number. A relative
         // pattern behaves as if it started with `**`. Greedy with one backtrack point,
         // O(pattern × path) at worst.

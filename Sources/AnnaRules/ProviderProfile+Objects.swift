@@ -3,28 +3,28 @@ extension ProviderProfile {
     /// The generator reports a spec that breaks these rules at the parameter; the
     /// runtime flattens or drops what breaks them, each change reported as a
     /// `ProfileViolation`.
-    public struct ObjectRules: Sendable, Hashable {
+    package struct ObjectRules: Sendable, Hashable {
         /// Whether a parameter may be an object (outside a list).
-        public var acceptsObjects: Bool
+        package var acceptsObjects: Bool
         /// The deepest nesting of objects, a parameter's object being level one; `nil`
         /// where the provider documents none.
-        public var maximumDepth: Int?
+        package var maximumDepth: Int?
         /// The most keys one object may have.
-        public var maximumKeysPerObject: Int?
+        package var maximumKeysPerObject: Int?
         /// Whether an object in a list may hold objects or lists.
-        public var acceptsNestingInLists: Bool
+        package var acceptsNestingInLists: Bool
         /// The only parameters, by mapped name, that may be lists of objects; `nil`: any.
-        public var objectListParameters: Set<String>?
+        package var objectListParameters: Set<String>?
         /// The most objects one list may hold.
-        public var maximumObjectsPerList: Int?
+        package var maximumObjectsPerList: Int?
         /// Keys an object in a list may use besides the custom ones, by mapped name.
-        public var listItemParameterNames: Set<String>
+        package var listItemParameterNames: Set<String>
         /// The most keys an object in a list may have beyond ``listItemParameterNames``.
-        public var maximumCustomItemKeys: Int?
+        package var maximumCustomItemKeys: Int?
 
         /// Objects of any depth and size, in any parameter: what Segment's and
         /// Amplitude's JSON APIs take within their message limits.
-        public static let unlimited = ObjectRules(
+        package static let unlimited = ObjectRules(
             acceptsObjects: true, maximumDepth: nil, maximumKeysPerObject: nil, acceptsNestingInLists: true,
             objectListParameters: nil, maximumObjectsPerList: nil, listItemParameterNames: [], maximumCustomItemKeys: nil
         )
@@ -37,7 +37,7 @@ extension ProviderProfile {
         /// 27 custom parameters in an item beyond the prescribed ones, 200 items an
         /// event, items past 200 dropped; the prescribed item parameters as GA4's
         /// e-commerce reference lists them.
-        public static let firebase = ObjectRules(
+        package static let firebase = ObjectRules(
             acceptsObjects: false, maximumDepth: 1, maximumKeysPerObject: nil, acceptsNestingInLists: false,
             objectListParameters: ["items"], maximumObjectsPerList: 200,
             listItemParameterNames: [
@@ -55,7 +55,7 @@ extension ProviderProfile {
         /// (docs.mixpanel.com/docs/data-structure/property-reference/data-type): object
         /// properties nest 3 levels at most with 255 keys a nested object; a list of
         /// objects holds objects of at most 255 keys, without nesting.
-        public static let mixpanel = ObjectRules(
+        package static let mixpanel = ObjectRules(
             acceptsObjects: true, maximumDepth: 3, maximumKeysPerObject: 255, acceptsNestingInLists: false,
             objectListParameters: nil, maximumObjectsPerList: nil, listItemParameterNames: [], maximumCustomItemKeys: nil
         )

@@ -7,7 +7,7 @@
 /// or drop.
 public struct ProviderProfile: Sendable, Hashable {
     /// How the provider's SDK or mapper renames events and parameters.
-    public enum NameMapping: Sendable, Hashable {
+    package enum NameMapping: Sendable, Hashable {
         /// Names are sent as written.
         case verbatim
         /// Names are sent in snake case, as `SnakeCaseEventMapper` sends them.
@@ -17,38 +17,38 @@ public struct ProviderProfile: Sendable, Hashable {
     /// The name used under `providers:`.
     public var name: String
     /// How names are mapped before they are sent.
-    public var nameMapping: NameMapping
+    package var nameMapping: NameMapping
     /// The longest event name, in characters, after mapping.
-    public var maximumEventNameLength: Int?
+    package var maximumEventNameLength: Int?
     /// The longest parameter name, in characters, after mapping.
-    public var maximumParameterNameLength: Int?
+    package var maximumParameterNameLength: Int?
     /// The most parameters one event may have.
-    public var maximumParameters: Int?
+    package var maximumParameters: Int?
     /// The longest string value, in characters (or UTF-8 bytes where ``countsBytes``).
-    public var maximumStringLength: Int?
+    package var maximumStringLength: Int?
     /// Whether string parameters must declare `maxLength` (the provider drops or
     /// truncates longer values instead of reporting them).
-    public var requiresMaxLength: Bool
+    package var requiresMaxLength: Bool
     /// Whether ``maximumStringLength`` counts UTF-8 bytes rather than characters.
-    public var countsBytes: Bool
+    package var countsBytes: Bool
     /// Whether mapped names must be ASCII letters, digits and underscores, starting with a letter.
-    public var requiresIdentifierNames: Bool
+    package var requiresIdentifierNames: Bool
     /// Event names the provider reserves for its own events, after mapping.
-    public var reservedEventNames: Set<String>
+    package var reservedEventNames: Set<String>
     /// Name prefixes the provider reserves, for events and parameters alike.
-    public var reservedPrefixes: [String]
+    package var reservedPrefixes: [String]
     /// The largest event payload, in bytes, counted from declared `maxLength`s.
-    public var maximumEventBytes: Int?
+    package var maximumEventBytes: Int?
     /// Whether parameter values may be arrays. Firebase takes only string and number
     /// values (arrays only as its `items`), so for its profile the service sends an
     /// array as one string of its elements joined with `,`, or drops the parameter
     /// when that string is too long, and reports either as a `ProfileViolation`.
-    public var acceptsArrayValues: Bool
+    package var acceptsArrayValues: Bool
     /// How the provider takes objects and lists of objects; see ``ObjectRules``.
-    public var objectRules: ObjectRules = .unlimited
+    package var objectRules: ObjectRules = .unlimited
 
     /// The profiles Anna knows, by name.
-    public static let all: [String: ProviderProfile] = Dictionary(
+    package static let all: [String: ProviderProfile] = Dictionary(
         uniqueKeysWithValues: [firebase, amplitude, mixpanel, segment].map { ($0.name, $0) }
     )
 
@@ -142,7 +142,7 @@ public struct ProviderProfile: Sendable, Hashable {
     /// A name as this provider receives it.
     /// - Parameter name: A name as declared in a spec.
     /// - Returns: The name after the provider's ``nameMapping``.
-    public func mapped(_ name: String) -> String {
+    package func mapped(_ name: String) -> String {
         switch nameMapping {
         case .verbatim: name
         case .snakeCase: SnakeCase.convert(name)

@@ -1,4 +1,4 @@
-import Anna
+@_spi(Generated) import Anna
 import Foundation
 
 /// A provider that keeps everything it receives, for your unit tests.

@@ -1,5 +1,5 @@
 #if canImport(UIKit) && !os(watchOS)
-import Anna
+@_spi(Capture) import Anna
 import UIKit
 
 // The UIKit adapter only forwards UIKit's callbacks to the capture core (`AnnaCapture`,

@@ -1,5 +1,5 @@
 #if canImport(UIKit) && !os(watchOS)
-import Anna
+@_spi(Capture) import Anna
 import ObjectiveC
 import UIKit
 

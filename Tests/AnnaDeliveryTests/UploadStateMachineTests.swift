@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Anna
+@_spi(Generated) @testable import Anna
 
 /// A random source that always returns the same value: `.max` makes full jitter
 /// pick the top of its range, so backoff ceilings can be read off exactly; `1`, the

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Anna
+@_spi(Generated) @testable import Anna
 
 /// A flag an unstructured task sets when it is done, for waits that must not hang
 /// the test when the code under test does.

@@ -113,6 +113,7 @@ final class TitledScreen: HeadlessScreen {
         // The next launch grants analytics by default; the stored choice wins.
         let nextLaunch = AnalyticsService(
             providers: [], configuration: .init(grantedConsent: [.necessary, .analytics], storageDirectory: directory))
+        #expect(await nextLaunch.identity.grantedConsent == [.necessary])   // once the stored choice is read
         #expect(nextLaunch.grantedConsent == [.necessary])
         await nextLaunch.shutdown()
     }
@@ -151,7 +152,7 @@ final class TitledScreen: HeadlessScreen {
               - match: products/row/did-select
                 report: categorySelectd
             """.write(to: spec, atomically: true, encoding: .utf8)
-        #expect(throws: TaskReloadError.self) { try manager.reloadTasks(from: spec.path, catalog: .catalog) }
+        #expect(throws: TaskError.self) { try manager.reloadTasks(from: spec.path, catalog: .catalog) }
         do {
             try manager.reloadTasks(from: spec.path, catalog: .catalog)
         } catch {
@@ -159,7 +160,7 @@ final class TitledScreen: HeadlessScreen {
         }
 
         // Watched: the callback says when an edit took effect.
-        let (reloads, continuation) = AsyncStream.makeStream(of: Result<String, TaskReloadError>.self)
+        let (reloads, continuation) = AsyncStream.makeStream(of: Result<String, TaskError>.self)
         let watcher = manager.watchSpec(at: spec.path, catalog: .catalog, every: .milliseconds(20)) { result in
             continuation.yield(result)
         }

@@ -1,5 +1,5 @@
-import Anna
-import AnnaTesting
+@_spi(Capture) import Anna
+@_spi(Capture) import AnnaTesting
 import Foundation
 import Testing
 

@@ -83,7 +83,7 @@ import Testing
         try String(contentsOf: Self.spec, encoding: .utf8).replacingOccurrences(of: "    report: literalsSent\n", with: "    report: literalSent\n")
             .write(to: copy, atomically: true, encoding: .utf8)
         let manager = Manager(service: nil, tasks: [.liveTasks])
-        #expect(throws: TaskReloadError(
+        #expect(throws: TaskError.reloadFailed(
             path: copy.path,
             message: "\(copy.path):86:13: error: the tasks were not reloaded: the task reports 'literalSent', which LiveTasks does not declare; did you mean 'literalsSent'?"
         )) {
@@ -93,7 +93,7 @@ import Testing
 
     @Test func aReloadThatCannotReadTheSpecSaysWhere() {
         let manager = Manager(service: nil, tasks: [.liveTasks])
-        #expect(throws: TaskReloadError(path: "/nonexistent/x.anna.yml", message: "/nonexistent/x.anna.yml: error: cannot read the spec; check that it exists and is readable")) {
+        #expect(throws: TaskError.reloadFailed(path: "/nonexistent/x.anna.yml", message: "/nonexistent/x.anna.yml: error: cannot read the spec; check that it exists and is readable")) {
             try manager.reloadTasks(from: "/nonexistent/x.anna.yml", catalog: .liveTasks)
         }
     }
@@ -104,7 +104,7 @@ final class ReloadLog: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [String] = []
 
-    func append(_ result: Result<String, TaskReloadError>) {
+    func append(_ result: Result<String, TaskError>) {
         lock.withLock {
             switch result {
             case .success: entries.append("ok")

@@ -1,4 +1,4 @@
-import Anna
+@_spi(Capture) import Anna
 import Foundation
 import Testing
 

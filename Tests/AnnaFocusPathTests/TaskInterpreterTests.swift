@@ -1,4 +1,4 @@
-import Anna
+@_spi(Generated) import Anna
 import AnnaTesting
 import Foundation
 import Testing
@@ -31,7 +31,7 @@ import Testing
             == ["task 0: '$name' is a string; parameter 'parentIndex' takes int"])
         #expect(problems([TaskDescription(match: ["a/x"], report: "ancestorsRead", with: ["parentIndex": .string("1"), "parentName": .null])])
             == ["task 0: the string '1' does not fit parameter 'parentIndex' of type int", "task 0: null does not fit parameter 'parentName' of type string"])
-        let literals: [String: TaskDescription.Value] = [
+        let literals: [String: TaskValue] = [
             "label": .string("l"), "dollar": .string("$$d"), "ratio": .int(2), "exact": .double(0.5), "flag": .bool(false),
             "count": .int(1), "link": .string("not a url"), "token": .string("nope"), "when": .string("yesterday"),
             "category": .string("games"),
@@ -69,7 +69,7 @@ import Testing
         #expect(await tree.delegate.waitForResults(count: 1).last?.name == "literalsSent")
 
         // A bad description changes nothing.
-        #expect(throws: TaskDescriptionError.self) {
+        #expect(throws: TaskError.self) {
             try tree.manager.loadTasks([TaskDescription(match: ["row/target-action"], report: "nope")], catalog: .liveTasks)
         }
         #expect(tree.manager.taskCount == count)

@@ -1,6 +1,6 @@
 // Signed bundles need swift-crypto: Anna's `LiveTasks` trait (`swift test --traits LiveTasks`; CI enables all traits).
 #if LiveTasks
-import Anna
+@_spi(Generated) import Anna
 import AnnaLiveTasks
 import AnnaTesting
 import Crypto

@@ -1,4 +1,4 @@
-import Anna
+@_spi(Generated) import Anna
 import AnnaTesting
 import Foundation
 import Testing

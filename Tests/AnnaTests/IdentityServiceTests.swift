@@ -1,4 +1,4 @@
-import Anna
+@_spi(Generated) import Anna
 import AnnaTesting
 import Foundation
 import Testing
@@ -123,6 +123,7 @@ import Testing
         analytics = launch(recorder)
         analytics.report(.categorySelected)
         analytics.screen(AnalyticsScreen(name: "Home"))
+        _ = await analytics.identity  // the stored choice is read: isOptedOut tells it
         #expect(analytics.isOptedOut)
         analytics.optIn()
         analytics.report(AnalyticsEvent(name: "afterOptIn"))

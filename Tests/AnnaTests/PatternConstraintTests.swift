@@ -1,4 +1,4 @@
-@testable import Anna
+@_spi(Generated) @testable import Anna
 import AnnaTesting
 import Foundation
 import Testing

@@ -6,7 +6,7 @@
 ///     nonisolated static let subAnalyzableKeys: Set<String> = ["tableView"]
 /// }
 /// ```
-/// ``AnnaCapture/attachSubAnalyzers(of:)`` (called by automatic capture at every
+/// `AnnaCapture.attachSubAnalyzers(of:)` (called by automatic capture at every
 /// appearance, and by the headless screens at load) adds each property's analyzer as
 /// a sub analyzer under its key, so the table above is `/master/tableView`.
 public protocol AnalyzableObject: Analyzable {

@@ -13,12 +13,12 @@
 /// Every function may be called from any thread, as analyzers may.
 public enum AnnaCapture {
     /// `viewDidAppear`: records ``FocusEvent/Name/appeared`` on the screen's analyzer.
-    public static func screenDidAppear(_ screen: Analyzer) {
+    @_spi(Capture) public static func screenDidAppear(_ screen: Analyzer) {
         recordIfEnabled(.appeared, on: screen)
     }
 
     /// `viewDidDisappear`: records ``FocusEvent/Name/disappeared`` on the screen's analyzer.
-    public static func screenDidDisappear(_ screen: Analyzer) {
+    @_spi(Capture) public static func screenDidDisappear(_ screen: Analyzer) {
         recordIfEnabled(.disappeared, on: screen)
     }
 
@@ -34,7 +34,7 @@ public enum AnnaCapture {
     ///   - section: The section.
     ///   - facts: The cell's facts; ``ViewFacts/isDisplayed`` is taken as `true`.
     ///   - state: The cell's visibility; updated.
-    public static func cellWillDisplay(
+    @_spi(Capture) public static func cellWillDisplay(
         _ cell: Analyzer, in list: Analyzer, key: String = "cell", row: Int, section: Int,
         facts: ViewFacts, state: inout ViewVisibility
     ) {
@@ -47,7 +47,7 @@ public enum AnnaCapture {
     /// A list stopped displaying a cell (`didEndDisplaying`): the cell counts as not
     /// displayed, so the row's node it is bound to records ``FocusEvent/Name/disappeared``
     /// if it had appeared.
-    public static func cellDidEndDisplaying(_ cell: Analyzer, facts: ViewFacts, state: inout ViewVisibility) {
+    @_spi(Capture) public static func cellDidEndDisplaying(_ cell: Analyzer, facts: ViewFacts, state: inout ViewVisibility) {
         var ended = facts
         ended.isDisplayed = false
         viewFactsChanged(ended, state: &state, analyzer: cell)
@@ -55,7 +55,7 @@ public enum AnnaCapture {
 
     /// A row or item was selected: marks its analyzer focused, so a screen shown next
     /// lands under it, and records ``FocusEvent/Name/didSelect``.
-    public static func didSelect(_ cell: Analyzer) {
+    @_spi(Capture) public static func didSelect(_ cell: Analyzer) {
         focusAndRecord(.didSelect, on: cell)
     }
 
@@ -75,27 +75,27 @@ public enum AnnaCapture {
     }
 
     /// A control sent its action: marks it focused and records ``FocusEvent/Name/targetAction``.
-    public static func targetAction(_ control: Analyzer) {
+    @_spi(Capture) public static func targetAction(_ control: Analyzer) {
         focusAndRecord(.targetAction, on: control)
     }
 
     /// A touch on the object ended: records ``FocusEvent/Name/didEndTouch``.
-    public static func touchDidEnd(_ object: Analyzer) {
+    @_spi(Capture) public static func touchDidEnd(_ object: Analyzer) {
         recordIfEnabled(.didEndTouch, on: object)
     }
 
     /// A scroll view began scrolling: records ``FocusEvent/Name/didBeginScroll``.
-    public static func scrollDidBegin(_ scrollView: Analyzer) {
+    @_spi(Capture) public static func scrollDidBegin(_ scrollView: Analyzer) {
         recordIfEnabled(.didBeginScroll, on: scrollView)
     }
 
     /// The object became the first responder: records ``FocusEvent/Name/didBecomeFirstResponder``.
-    public static func didBecomeFirstResponder(_ object: Analyzer) {
+    @_spi(Capture) public static func didBecomeFirstResponder(_ object: Analyzer) {
         recordIfEnabled(.didBecomeFirstResponder, on: object)
     }
 
     /// The object resigned the first responder: records ``FocusEvent/Name/didResignFirstResponder``.
-    public static func didResignFirstResponder(_ object: Analyzer) {
+    @_spi(Capture) public static func didResignFirstResponder(_ object: Analyzer) {
         recordIfEnabled(.didResignFirstResponder, on: object)
     }
 
@@ -107,7 +107,7 @@ public enum AnnaCapture {
     ///   - facts: The view's facts now.
     ///   - state: What the view was last found to be; updated.
     ///   - view: The view's analyzer.
-    public static func viewFactsChanged(_ facts: ViewFacts, state: inout ViewVisibility, analyzer view: Analyzer) {
+    @_spi(Capture) public static func viewFactsChanged(_ facts: ViewFacts, state: inout ViewVisibility, analyzer view: Analyzer) {
         guard let event = state.update(facts) else { return }
         recordIfEnabled(event, on: view)
     }
@@ -115,7 +115,7 @@ public enum AnnaCapture {
     /// Adds the sub analyzers an object exposes (``AnalyzableObject/subAnalyzableKeys``)
     /// to its analyzer, each under its key, in key order. Binding the same sub analyzer
     /// again changes nothing, so call it at every load or appearance.
-    public static func attachSubAnalyzers(of object: any AnalyzableObject) {
+    @_spi(Capture) public static func attachSubAnalyzers(of object: any AnalyzableObject) {
         for key in type(of: object).subAnalyzableKeys.sorted() {
             guard let sub = object.subAnalyzable(forKey: key), sub !== object else { continue }
             object.analyzer.setSubAnalyzer(sub.analyzer, for: key)

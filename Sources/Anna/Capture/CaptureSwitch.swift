@@ -4,7 +4,7 @@
 /// capture off only clears the flag the hooks check. Removing a hook (exchanging
 /// implementations back) corrupts the chain when another SDK hooked the same method
 /// after Anna: its hook would call Anna's removed one, or recurse.
-public struct CaptureSwitch: Sendable, Hashable {
+@_spi(Capture) public struct CaptureSwitch: Sendable, Hashable {
     /// Whether capture is on: what every installed hook checks before it records.
     public private(set) var isOn = false
     /// Whether the hooks were installed (once, at the first ``turnOn()``).

@@ -3,7 +3,7 @@
 /// A view counts as appeared when it is in a window, is not hidden (nor any view
 /// above it) and its screen is visible (between `viewDidAppear` and `viewDidDisappear`);
 /// a list's cell also only between will-display and end-displaying.
-public struct ViewFacts: Sendable, Hashable {
+@_spi(Capture) public struct ViewFacts: Sendable, Hashable {
     /// The view is in a window.
     public var isInWindow: Bool
     /// The view or one of its superviews is hidden.
@@ -27,7 +27,7 @@ public struct ViewFacts: Sendable, Hashable {
 
 /// What a view was last found to be: kept by the view (a stored property, or an
 /// associated object on UIKit) so that only changes are recorded.
-public struct ViewVisibility: Sendable, Hashable {
+@_spi(Capture) public struct ViewVisibility: Sendable, Hashable {
     /// Whether the view was last found appeared.
     public private(set) var isAppeared = false
 

@@ -54,7 +54,7 @@ public struct DeliveryError: Error, Sendable, CustomStringConvertible {
     /// An excerpt of the server's answer, for ``Code/rejected``.
     public private(set) var response: String?
     /// Why events were dropped, for ``Code/dropped``.
-    public private(set) var dropReason: HTTPBatchProvider.DropReason?
+    public private(set) var dropReason: DropReason?
     /// What failed, for ``Code/retrying``.
     public private(set) var message: String?
     /// Seconds until the next attempt, for ``Code/retrying`` and ``Code/collectorRejectsEverything``.
@@ -85,7 +85,7 @@ public struct DeliveryError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Events dropped for a reason other than a 400.
-    package static func dropped(events: Int, reason: HTTPBatchProvider.DropReason) -> DeliveryError {
+    package static func dropped(events: Int, reason: DropReason) -> DeliveryError {
         var result = DeliveryError(code: .dropped)
         result.events = events
         result.dropReason = reason

@@ -7,11 +7,11 @@ extension DeliveryStorage {
         /// it, with everything else waiting, and calls `fsync`. 50 ms by default.
         public var syncInterval: Duration
         /// The most bytes the segments may take; beyond it the oldest segment is
-        /// deleted and its unacknowledged records counted (``HTTPBatchProvider/DropReason/capacity``).
+        /// deleted and its unacknowledged records counted (``DropReason/capacity``).
         /// 64 MiB by default; `.memory(limit:)` sets it to its limit.
         public var maxBytes: Int
         /// Records older than this are deleted, a segment at a time, oldest first,
-        /// and counted (``HTTPBatchProvider/DropReason/age``). 7 days by default.
+        /// and counted (``DropReason/age``). 7 days by default.
         ///
         /// Age is measured in queue time, which no wall-clock jump can fake: monotonic
         /// time while a queue is open, plus the wall-clock time between two runs
@@ -22,14 +22,14 @@ extension DeliveryStorage {
         /// A segment takes new records until it holds this many bytes. 4 MiB by default,
         /// at most a quarter of ``maxBytes`` so that the cap drops a segment, not the queue.
         public var segmentSize: Int
-        /// Longer records are refused and counted (``HTTPBatchProvider/DropReason/tooLarge``). 1 MiB by default.
+        /// Longer records are refused and counted (``DropReason/tooLarge``). 1 MiB by default.
         public var maxRecordSize: Int
         /// When this many bytes wait for the writer, it starts at once instead of at
         /// the end of ``syncInterval``. 1 MiB by default.
         public var writeThreshold: Int
         /// The most bytes (framed records) that may wait in memory for the writer.
         /// Beyond it `append` refuses records and counts them
-        /// (``HTTPBatchProvider/DropReason/bufferFull``); the queue's `waitForRoom()`
+        /// (``DropReason/bufferFull``); the queue's `waitForRoom()`
         /// waits instead. A batch appended while the buffer is under the bound is
         /// taken whole. 4 MiB by default, at least one record of ``maxRecordSize``.
         public var maxBufferedBytes: Int

@@ -1,26 +1,9 @@
 @_spi(DurableQueue)
 extension DurableQueue {
-    /// Why a ``DurableQueue`` deleted or refused records.
-    public enum DropReason: String, Sendable, Hashable, CaseIterable, Codable {
-        /// The queue was over ``Configuration/maxBytes``; the oldest segment went.
-        case capacity
-        /// The records were older than ``Configuration/maxAge``.
-        case age
-        /// Writing or syncing failed (a full disk, an I/O error); the records were
-        /// never accepted.
-        case writeFailed
-        /// The record was longer than ``Configuration/maxRecordSize``.
-        case tooLarge
-        /// ``DurableQueue/purge()`` deleted them (the user opted out).
-        case purged
-        /// More than ``Configuration/maxBufferedBytes`` waited for the writer: the
-        /// record was refused by `append` (never accepted).
-        case bufferFull
-        /// The storage directory could not be listed, so the queue could not tell
-        /// which segment numbers are taken: it refused to write rather than risk
-        /// overwriting records (never accepted). It lists again at every write.
-        case storageUnavailable
-    }
+    /// Why a ``DurableQueue`` deleted or refused records: one of the delivery cases of
+    /// Anna's one ``Anna/DropReason`` (capacity, age, writeFailed, tooLarge, purged,
+    /// bufferFull, storageUnavailable).
+    public typealias DropReason = Anna.DropReason
 
     /// What a ``DurableQueue`` counted since it was opened.
     public struct Metrics: Sendable, Hashable {

@@ -14,11 +14,11 @@ import Darwin
 /// - a directory another queue holds (``isLockConflict``), thrown by the initializer;
 /// - a directory it could not list (operation "listing"): it then writes nothing
 ///   until a later listing succeeds and counts refused records
-///   (``HTTPBatchProvider/DropReason/storageUnavailable``);
+///   (``DropReason/storageUnavailable``);
 /// - a segment it could not read (operation "opening" or "reading"): kept, retried,
 ///   never passed (`DurableQueue.Metrics.unreadableSegments`);
 /// - a full buffer (operation "buffering", `ENOBUFS`): records refused
-///   (``HTTPBatchProvider/DropReason/bufferFull``).
+///   (``DropReason/bufferFull``).
 public struct DurableStorageError: Error, Sendable, CustomStringConvertible {
     /// What the queue was doing.
     public var operation: String

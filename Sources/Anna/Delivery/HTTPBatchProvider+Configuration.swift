@@ -104,29 +104,6 @@ extension HTTPBatchProvider {
         }
     }
 
-    /// Why an ``HTTPBatchProvider`` did not deliver an event.
-    public enum DropReason: String, Sendable, Hashable, CaseIterable, Codable {
-        /// Larger than ``Configuration/maxEventSize``, or alone in a batch the server
-        /// answered 413 to.
-        case tooLarge
-        /// Answered 400 alone (a batch answered 400 is split until the refused
-        /// events are alone).
-        case rejected
-        /// Deleted by the queue's byte cap, oldest first.
-        case capacity
-        /// Deleted by the queue's age cap.
-        case age
-        /// Never accepted: writing or syncing it failed.
-        case writeFailed
-        /// Deleted because the user opted out.
-        case purged
-        /// Never accepted: the queue's buffer held ``DeliveryStorage/Configuration/maxBufferedBytes``
-        /// (the provider itself waits for room, so only a direct use of the queue meets this).
-        case bufferFull
-        /// Never accepted: the storage directory could not be listed, so nothing was written.
-        case storageUnavailable
-    }
-
     /// What an ``HTTPBatchProvider`` counted since it started.
     public struct Metrics: Sendable, Hashable {
         /// Events the provider received and queued for writing.

@@ -322,15 +322,7 @@ public final class HTTPBatchProvider: AnalyticsProvider {
         metrics.recovered = stored.recovered
         metrics.skippedBytes = stored.skippedBytes
         for (reason, count) in stored.dropped where count > 0 {
-            switch reason {
-            case .capacity: metrics.dropped[.capacity, default: 0] += count
-            case .age: metrics.dropped[.age, default: 0] += count
-            case .writeFailed: metrics.dropped[.writeFailed, default: 0] += count
-            case .tooLarge: metrics.dropped[.tooLarge, default: 0] += count
-            case .purged: metrics.dropped[.purged, default: 0] += count
-            case .bufferFull: metrics.dropped[.bufferFull, default: 0] += count
-            case .storageUnavailable: metrics.dropped[.storageUnavailable, default: 0] += count
-            }
+            metrics.dropped[reason, default: 0] += count
         }
         return metrics
     }

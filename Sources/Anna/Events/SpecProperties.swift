@@ -1,7 +1,7 @@
 import AnnaRules
 
 /// What a tracking spec declared about one trait or global property.
-public struct PropertyMetadata: Sendable, Hashable, Codable {
+@_spi(Generated) public struct PropertyMetadata: Sendable, Hashable, Codable {
     /// Whether the value identifies a person. Providers that may not receive PII
     /// get it removed or hashed, as for event parameters.
     public var isPII: Bool
@@ -12,7 +12,7 @@ public struct PropertyMetadata: Sendable, Hashable, Codable {
     /// - Parameters:
     ///   - isPII: Whether the value identifies a person.
     ///   - constraint: The constraint on the value.
-    public init(isPII: Bool, constraint: ParameterConstraint? = nil) {
+    @_spi(Generated) public init(isPII: Bool, constraint: ParameterConstraint? = nil) {
         self.isPII = isPII
         self.constraint = constraint
     }
@@ -28,14 +28,14 @@ public struct UserTrait: Sendable, Hashable {
     /// Its value.
     public var value: AnalyticsValue
     /// Whether it is PII, and its constraint.
-    public var metadata: PropertyMetadata
+    @_spi(Generated) public var metadata: PropertyMetadata
 
     /// Creates a trait; generated code calls this.
     /// - Parameters:
     ///   - name: The trait's name.
     ///   - value: Its value.
     ///   - metadata: PII and constraint; PII by default.
-    public init(name: String, value: AnalyticsValue, metadata: PropertyMetadata = PropertyMetadata(isPII: true)) {
+    @_spi(Generated) public init(name: String, value: AnalyticsValue, metadata: PropertyMetadata = PropertyMetadata(isPII: true)) {
         self.name = name
         self.value = value
         self.metadata = metadata
@@ -52,14 +52,14 @@ public struct GroupTrait: Sendable, Hashable {
     /// Its value.
     public var value: AnalyticsValue
     /// Whether it is PII, and its constraint.
-    public var metadata: PropertyMetadata
+    @_spi(Generated) public var metadata: PropertyMetadata
 
     /// Creates a group trait; generated code calls this.
     /// - Parameters:
     ///   - name: The trait's name.
     ///   - value: Its value.
     ///   - metadata: PII and constraint; PII by default.
-    public init(name: String, value: AnalyticsValue, metadata: PropertyMetadata = PropertyMetadata(isPII: true)) {
+    @_spi(Generated) public init(name: String, value: AnalyticsValue, metadata: PropertyMetadata = PropertyMetadata(isPII: true)) {
         self.name = name
         self.value = value
         self.metadata = metadata
@@ -77,7 +77,7 @@ public struct AnalyticsGlobal: Sendable, Hashable {
     /// Its value.
     public var value: AnalyticsValue
     /// Whether it is PII, and its constraint.
-    public var metadata: PropertyMetadata
+    @_spi(Generated) public var metadata: PropertyMetadata
     /// Whether the value is stored with the identity and restored at launch.
     public var isPersisted: Bool
 
@@ -87,7 +87,7 @@ public struct AnalyticsGlobal: Sendable, Hashable {
     ///   - value: Its value.
     ///   - metadata: PII and constraint; not PII by default.
     ///   - isPersisted: Whether it survives a restart; `false` by default.
-    public init(
+    @_spi(Generated) public init(
         name: String, value: AnalyticsValue, metadata: PropertyMetadata = PropertyMetadata(isPII: false),
         isPersisted: Bool = false
     ) {
@@ -105,7 +105,7 @@ public struct AnalyticsGlobal: Sendable, Hashable {
 
         /// Creates a key; generated code calls this.
         /// - Parameter name: The property's name.
-        public init(_ name: String) {
+        @_spi(Generated) public init(_ name: String) {
             self.name = name
         }
     }
@@ -133,7 +133,7 @@ public struct AnalyticsScreen: Sendable, Hashable {
     ///   - name: The screen's name.
     ///   - properties: Its properties.
     ///   - metadata: Consent, PII and constraints.
-    public init(name: String, properties: [String: AnalyticsValue] = [:], metadata: AnalyticsEvent.Metadata = .init()) {
+    @_spi(Generated) public init(name: String, properties: [String: AnalyticsValue] = [:], metadata: AnalyticsEvent.Metadata = .init()) {
         self.name = name
         self.properties = properties
         self.metadata = metadata

@@ -103,7 +103,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
 
     /// Whether the analyzer has a name or a super analyzer, and so can be found by
     /// analyzers below it.
-    public var isEnabled: Bool {
+    package var isEnabled: Bool {
         Manager.lock.withLock { canHost }
     }
 

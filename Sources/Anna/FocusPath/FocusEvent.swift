@@ -27,7 +27,7 @@ public struct FocusEvent: Sendable, Hashable {
     }
 
     /// Creates an event.
-    public init(name: Name, time: Date, keyPath: String? = nil, value: AnalyticsValue? = nil) {
+    package init(name: Name, time: Date, keyPath: String? = nil, value: AnalyticsValue? = nil) {
         self.name = name
         self.time = time
         self.update = Update.box(keyPath: keyPath, value: value)
@@ -115,7 +115,7 @@ public enum SparkTrigger: String, Sendable, Hashable, CaseIterable {
     case targetAction
 
     /// The event this trigger waits for; `nil` for ``none``.
-    public var eventName: FocusEvent.Name? {
+    package var eventName: FocusEvent.Name? {
         switch self {
         case .none: nil
         case .didAppear: .appeared

@@ -12,7 +12,7 @@ import Musl
 public protocol ManagerDelegate: AnyObject, Sendable {
     /// A task produced an event; it was also reported to the manager's service.
     func manager(_ manager: Manager, didSend result: AnalyticsEvent)
-    /// A task failed (``FocusTaskError``), or a pattern given to
+    /// A task failed (``TaskError``), or a pattern given to
     /// ``Manager/match(_:file:line:_:)-(String,_,_,_)`` was invalid (`FocusPattern.SyntaxError`).
     func manager(_ manager: Manager, didCatch error: any Error)
 }
@@ -114,7 +114,7 @@ public final class Manager: @unchecked Sendable {
     /// ```
     /// An invalid pattern registers nothing and goes to the delegate's
     /// ``ManagerDelegate/manager(_:didCatch:)`` as a `FocusPattern.SyntaxError`.
-    public func match(_ pattern: String, file: String = #fileID, line: Int = #line, _ action: @escaping FocusTask.Action) {
+    public func match(_ pattern: String, file: String = #fileID, line: Int = #line, _ action: @escaping @Sendable (Node) throws -> AnalyticsEvent?) {
         do {
             let task = try FocusTask(match: pattern, source: "\(file):\(line)", action: action)
             Self.lock.withLock { add([task], set: nil) }
@@ -133,7 +133,7 @@ public final class Manager: @unchecked Sendable {
     /// ```
     /// An empty list or an invalid pattern registers nothing and goes to the delegate's
     /// ``ManagerDelegate/manager(_:didCatch:)`` as a `FocusPattern.SyntaxError`.
-    public func match(_ patterns: [String], file: String = #fileID, line: Int = #line, _ action: @escaping FocusTask.Action) {
+    public func match(_ patterns: [String], file: String = #fileID, line: Int = #line, _ action: @escaping @Sendable (Node) throws -> AnalyticsEvent?) {
         do {
             let task = try FocusTask(match: patterns, source: "\(file):\(line)", action: action)
             Self.lock.withLock { add([task], set: nil) }
@@ -160,7 +160,7 @@ public final class Manager: @unchecked Sendable {
     }
 
     /// The number of registered tasks.
-    public var taskCount: Int { Self.lock.withLock { index.all.count } }
+    package var taskCount: Int { Self.lock.withLock { index.all.count } }
 
     func makeSerial() -> Int {
         nextSerial += 1
@@ -169,7 +169,7 @@ public final class Manager: @unchecked Sendable {
 
     /// How deep tasks may trigger tasks: a task whose action records an event that
     /// matches a task (itself or another) runs one level deeper; at this depth the
-    /// matching tasks are not run and the delegate receives a ``FocusTaskError``.
+    /// matching tasks are not run and the delegate receives a ``TaskError``.
     public static let taskDepthLimit = 8
 
     /// A task that matched an event, run once the lock is released.
@@ -195,7 +195,7 @@ public final class Manager: @unchecked Sendable {
         guard let first = matched.first else { return }
         let running = RunningTasks.current
         guard running.stack.count < Self.taskDepthLimit else {
-            errors.append(FocusTaskError(
+            errors.append(TaskError.taskFailed(
                 path: first.node.path,
                 message: "not run: tasks triggered tasks \(Self.taskDepthLimit) levels deep; does an action record the event that triggers it?",
                 task: first.task.label))
@@ -206,12 +206,12 @@ public final class Manager: @unchecked Sendable {
             defer { running.stack.removeLast() }
             do {
                 if let result = try match.task.action(match.node) { results.append(result) }
-            } catch var error as FocusTaskError {
+            } catch var error as TaskError {
                 error.task = match.task.label
                 errors.append(error)
             } catch {
                 // The error's own description may quote values; its type names the problem.
-                errors.append(FocusTaskError(
+                errors.append(TaskError.taskFailed(
                     path: match.node.path, message: "the task threw \(String(reflecting: type(of: error)))",
                     task: match.task.label))
             }
@@ -280,37 +280,4 @@ public final class Manager: @unchecked Sendable {
 /// are the manager's own Sendable types or errors a task threw, handed over once.
 private struct UncheckedErrors: @unchecked Sendable {
     var errors: [any Error]
-}
-
-/// The tasks running on one thread, innermost last: what ``Node/latestEvent()``
-/// returns inside a task, and how deep tasks triggered tasks. Tasks are synchronous
-/// and run on the recording thread, so the state is per thread (a pthread key);
-/// only that thread reads or writes it.
-final class RunningTasks {
-    var stack: [(node: Node, event: FocusEvent)] = []
-
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { pointer in
-            #if canImport(Darwin)
-            Unmanaged<RunningTasks>.fromOpaque(pointer).release()
-            #else
-            if let pointer { Unmanaged<RunningTasks>.fromOpaque(pointer).release() }
-            #endif
-        }
-        return key
-    }()
-
-    /// This thread's state, created on first use.
-    static var current: RunningTasks {
-        if let existing { return existing }
-        let created = RunningTasks()
-        pthread_setspecific(key, Unmanaged.passRetained(created).toOpaque())
-        return created
-    }
-
-    /// This thread's state, if a task ever ran on it.
-    static var existing: RunningTasks? {
-        pthread_getspecific(key).map { Unmanaged<RunningTasks>.fromOpaque($0).takeUnretainedValue() }
-    }
 }

@@ -26,7 +26,7 @@ public final class Node: @unchecked Sendable {
     public private(set) weak var parentNode: Node?
     /// The names from the root's child down to this node, built when read (a node
     /// stores its own name only, to stay small).
-    public var names: [String] {
+    package var names: [String] {
         var names: [String] = []
         collectNames(into: &names)
         return names
@@ -303,95 +303,5 @@ public final class Node: @unchecked Sendable {
     private func markRemoved() {
         isRemoved = true
         for node in children.nodes { node.markRemoved() }
-    }
-}
-
-extension Node {
-    /// The index, or an error naming the node: for tasks whose parameter needs one.
-    public func requiredIndex() throws(FocusTaskError) -> Int {
-        guard let index else { throw FocusTaskError(path: path, message: "the node has no index") }
-        return index
-    }
-
-    /// The section, or an error naming the node: for tasks whose parameter needs one.
-    public func requiredSection() throws(FocusTaskError) -> Int {
-        guard let section else { throw FocusTaskError(path: path, message: "the node has no section") }
-        return section
-    }
-
-    /// The ancestor `distance` levels up, or an error naming the node.
-    public func requiredAncestor(_ distance: Int) throws(FocusTaskError) -> Node {
-        guard let node = ancestor(distance) else {
-            throw FocusTaskError(path: path, message: "the node has no ancestor \(distance) levels up")
-        }
-        return node
-    }
-
-    /// The event that triggered the task, or an error outside a task.
-    public func requiredLatestEvent() throws(FocusTaskError) -> FocusEvent {
-        guard let event = latestEvent() else { throw FocusTaskError(path: path, message: "no event was recorded on the node") }
-        return event
-    }
-
-    /// The latest value for a key path as a type, `nil` when there is none.
-    /// - Throws: ``FocusTaskError`` when the value is of another type.
-    public func value<Value: AnalyticsValueRepresentable>(_ keyPath: String, as type: Value.Type) throws(FocusTaskError) -> Value? {
-        guard let raw = latestValue(keyPath) else { return nil }
-        guard let value = Value(analyticsValue: raw) else {
-            // Names the key and the types, never the value: values may be personal data.
-            throw FocusTaskError(path: path, message: "value '\(keyPath)' is \(raw.typeDescription), not \(Value.self)")
-        }
-        return value
-    }
-
-    /// The latest value for a key path as a type.
-    /// - Throws: ``FocusTaskError`` when there is none or it is of another type.
-    public func requiredValue<Value: AnalyticsValueRepresentable>(_ keyPath: String, as type: Value.Type) throws(FocusTaskError) -> Value {
-        guard let value = try value(keyPath, as: type) else {
-            throw FocusTaskError(path: path, message: "no value was recorded for '\(keyPath)'")
-        }
-        return value
-    }
-}
-
-/// Why a task could not build its event from a node; sent to
-/// ``ManagerDelegate/manager(_:didCatch:)`` with the task's pattern.
-///
-/// Like every error and log message of Anna's, it names paths, keys and types,
-/// never recorded values, which may be personal data. An error a hand-written task
-/// throws itself is named by its type only, for the same reason.
-public struct FocusTaskError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The node's path.
-    public var path: String
-    /// What was missing or wrong.
-    public var message: String
-    /// The task's pattern and where it was declared, once the manager knows them.
-    public var task: String?
-
-    /// Creates an error.
-    public init(path: String, message: String, task: String? = nil) {
-        self.path = path
-        self.message = message
-        self.task = task
-    }
-
-    /// `task 'cell/did-select' (shop.anna.yml:40:5) on /master/tableView/cell: the node has no index`.
-    public var description: String {
-        let prefix = task.map { "task \($0) on " } ?? ""
-        return "\(prefix)\(path): \(message)"
-    }
-}
-
-/// A `Date?` in 8 bytes: NaN stands for `nil`.
-struct OptionalTime {
-    private var seconds = Double.nan
-
-    /// Whether a time is set.
-    var isSet: Bool { !seconds.isNaN }
-
-    /// The time; `nil` when unset.
-    var date: Date? {
-        get { seconds.isNaN ? nil : Date(timeIntervalSinceReferenceDate: seconds) }
-        set { seconds = newValue?.timeIntervalSinceReferenceDate ?? .nan }
     }
 }

@@ -12,7 +12,7 @@ import Darwin
 ///
 /// The service calls it on its own threads, never on the caller's: ``load()`` once
 /// before it processes the first event, ``update(_:)`` for each change. Anna ships
-/// ``FileIdentityStore`` (the default, in the service's storage directory) and
+/// `FileIdentityStore` (the default, in the service's storage directory) and
 /// ``MemoryIdentityStore``; an app can keep the state elsewhere (UserDefaults of an App
 /// Group) by conforming its own type.
 public protocol IdentityStore: Sendable {
@@ -23,7 +23,7 @@ public protocol IdentityStore: Sendable {
     /// - Parameter identity: The state to keep.
     func save(_ identity: StoredIdentity) throws
     /// Changes the state in one step: reads it (`nil` when none or unreadable), lets
-    /// `change` edit it, and saves it. ``FileIdentityStore`` does this under a file lock,
+    /// `change` edit it, and saves it. `FileIdentityStore` does this under a file lock,
     /// so that an app and its extensions sharing one state do not undo each other's
     /// changes. The default reads with ``load()`` and writes with ``save(_:)``.
     /// - Parameter change: Edits the state.
@@ -41,23 +41,23 @@ extension IdentityStore {
 }
 
 /// Why an ``IdentityStore`` could not read or write the state.
-public struct IdentityStoreError: Error, Sendable, CustomStringConvertible {
+package struct IdentityStoreError: Error, Sendable, CustomStringConvertible {
     /// The file concerned.
-    public var path: String
+    package var path: String
     /// What went wrong, in words.
-    public var reason: String
+    package var reason: String
 
     /// Creates an error.
     /// - Parameters:
     ///   - path: The file concerned.
     ///   - reason: What went wrong.
-    public init(path: String, reason: String) {
+    package init(path: String, reason: String) {
         self.path = path
         self.reason = reason
     }
 
     /// `path: reason`.
-    public var description: String { "\(path): \(reason)" }
+    package var description: String { "\(path): \(reason)" }
 }
 
 /// Keeps the state in memory: for tests, and for a service that must not remember
@@ -89,33 +89,33 @@ public final class MemoryIdentityStore: IdentityStore {
 ///
 /// A corrupt file is reported by ``load()``; the service then starts from a new state
 /// and its next change replaces the file.
-public final class FileIdentityStore: IdentityStore {
+package final class FileIdentityStore: IdentityStore {
     /// The directory holding `identity.json`.
-    public let directory: URL
+    package let directory: URL
     private let file: String
     private let lockFile: String
 
     /// Creates a store; the directory is created when the state is first saved.
     /// - Parameter directory: Where `identity.json` lives.
-    public init(directory: URL) {
+    package init(directory: URL) {
         self.directory = directory
         file = directory.appendingPathComponent("identity.json").path
         lockFile = directory.appendingPathComponent("identity.lock").path
     }
 
     /// Reads `identity.json`; `nil` when it does not exist.
-    public func load() throws -> StoredIdentity? {
+    package func load() throws -> StoredIdentity? {
         try withLock { try readState() }
     }
 
     /// Replaces `identity.json`.
-    public func save(_ identity: StoredIdentity) throws {
+    package func save(_ identity: StoredIdentity) throws {
         try withLock { try writeState(identity) }
     }
 
     /// Reads, changes and replaces `identity.json` under the lock. An unreadable file
     /// counts as none, so the change replaces it.
-    public func update(_ change: (inout StoredIdentity?) -> Void) throws {
+    package func update(_ change: (inout StoredIdentity?) -> Void) throws {
         try withLock {
             var identity = try? readState()
             change(&identity)

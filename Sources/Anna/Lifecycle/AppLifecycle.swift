@@ -31,12 +31,12 @@ public protocol BackgroundWindow: Sendable {
 
 /// A background window that never expires: for platforms without suspension (Linux,
 /// a command-line tool) and tests that do not exercise expiry.
-public struct UnlimitedBackgroundWindow: BackgroundWindow {
+package struct UnlimitedBackgroundWindow: BackgroundWindow {
     /// Creates a window.
-    public init() {}
+    package init() {}
 
     /// Runs `work` in a task; `expired` is never called.
-    public func run(
+    package func run(
         named name: String, _ work: @escaping @Sendable () async -> Void, expired: @escaping @Sendable () -> Void
     ) {
         Task { await work() }
@@ -56,7 +56,7 @@ public struct UnlimitedBackgroundWindow: BackgroundWindow {
 /// added; the service's observer only queues work and returns at once.
 public final class AppLifecycle: Sendable {
     /// A registration of ``observe(_:)``; ``cancel()`` ends it.
-    public final class Observation: Sendable {
+    package final class Observation: Sendable {
         private let lifecycle: AppLifecycle
         private let id: Int
 
@@ -66,7 +66,7 @@ public final class AppLifecycle: Sendable {
         }
 
         /// Stops the observer from being called.
-        public func cancel() {
+        package func cancel() {
             _ = lifecycle.state.withLock { $0.observers.removeValue(forKey: id) }
         }
 
@@ -84,17 +84,18 @@ public final class AppLifecycle: Sendable {
     public let backgroundWindow: any BackgroundWindow
 
     /// Creates a source.
-    /// - Parameter backgroundWindow: How to get background time; unlimited by default.
-    public init(backgroundWindow: any BackgroundWindow = UnlimitedBackgroundWindow()) {
-        self.backgroundWindow = backgroundWindow
+    /// - Parameter backgroundWindow: How to get background time; `nil`, the default,
+    ///   runs the flush without a time limit, as a process that is not suspended may.
+    public init(backgroundWindow: (any BackgroundWindow)? = nil) {
+        self.backgroundWindow = backgroundWindow ?? UnlimitedBackgroundWindow()
     }
 
     /// The last event sent, if any.
-    public var lastEvent: AppLifecycleEvent? { state.withLock { $0.last } }
+    package var lastEvent: AppLifecycleEvent? { state.withLock { $0.last } }
 
     /// Whether the app is in the background now: the last event was
     /// ``AppLifecycleEvent/background``.
-    public var isInBackground: Bool { lastEvent == .background }
+    package var isInBackground: Bool { lastEvent == .background }
 
     /// Tells every observer what happened.
     /// - Parameter event: What happened.
@@ -110,7 +111,7 @@ public final class AppLifecycle: Sendable {
     /// observation is cancelled or released.
     /// - Parameter observer: What to call.
     /// - Returns: The registration; keep it as long as the observer should be called.
-    public func observe(_ observer: @escaping @Sendable (AppLifecycleEvent) -> Void) -> Observation {
+    package func observe(_ observer: @escaping @Sendable (AppLifecycleEvent) -> Void) -> Observation {
         let id = state.withLock { state -> Int in
             state.nextID += 1
             state.observers[state.nextID] = observer

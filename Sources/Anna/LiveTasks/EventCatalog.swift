@@ -14,7 +14,7 @@ import Foundation
 /// ```
 public struct EventCatalog: Sendable {
     /// Builds an event by its name through the typed factory; `nil` for an unknown name.
-    public typealias Factory = @Sendable (_ name: String, _ arguments: CatalogArguments) throws(EventCatalogError) -> AnalyticsEvent?
+    @_spi(Generated) public typealias Factory = @Sendable (_ name: String, _ arguments: CatalogArguments) throws(EventCatalogError) -> AnalyticsEvent?
 
     /// The spec's namespace or file name.
     public let name: String
@@ -22,7 +22,7 @@ public struct EventCatalog: Sendable {
     /// task bundles say which catalog they were checked against.
     public let fingerprint: String
     /// The events, in spec order.
-    public let events: [EventDescriptor]
+    @_spi(Generated) public let events: [EventDescriptor]
     /// In debug builds, the spec file the catalog was generated from (the path the
     /// build plugin gave the generator), for ``Manager/reloadTasks(catalogs:)``;
     /// `nil` in release builds.
@@ -31,7 +31,7 @@ public struct EventCatalog: Sendable {
     private let make: Factory
 
     /// Creates a catalog; generated code calls this.
-    public init(name: String, fingerprint: String, events: [EventDescriptor], specPath: String? = nil, make: @escaping Factory) {
+    @_spi(Generated) public init(name: String, fingerprint: String, events: [EventDescriptor], specPath: String? = nil, make: @escaping Factory) {
         self.name = name
         self.fingerprint = fingerprint
         self.events = events
@@ -41,7 +41,7 @@ public struct EventCatalog: Sendable {
     }
 
     /// The description of an event, by its name.
-    public func descriptor(named name: String) -> EventDescriptor? { byName[name] }
+    @_spi(Generated) public func descriptor(named name: String) -> EventDescriptor? { byName[name] }
 
     /// Builds an event from run-time values, checked against its declaration.
     /// - Throws: ``EventCatalogError`` for an unknown event (with the closest name),
@@ -69,7 +69,7 @@ public struct EventCatalog: Sendable {
 }
 
 /// An event as the catalog describes it.
-public struct EventDescriptor: Sendable {
+@_spi(Generated) public struct EventDescriptor: Sendable {
     /// The name sent to providers, which tasks `report:`.
     public let name: String
     /// The parameters, in spec order.
@@ -88,7 +88,7 @@ public struct EventDescriptor: Sendable {
 }
 
 /// A parameter as the catalog describes it, with its Swift type's own check.
-public struct ParameterDescriptor: Sendable {
+@_spi(Generated) public struct ParameterDescriptor: Sendable {
     /// What kind of value the parameter takes.
     public enum Kind: String, Sendable, Hashable {
         case string, int, double, bool, date, url, uuid
@@ -142,7 +142,7 @@ public struct ParameterDescriptor: Sendable {
 
 /// The values a task gives an event's factory, read by generated code as typed
 /// arguments.
-public struct CatalogArguments: Sendable {
+@_spi(Generated) public struct CatalogArguments: Sendable {
     let event: EventDescriptor
     let values: [String: AnalyticsValue]
 
@@ -179,7 +179,7 @@ public struct EventCatalogError: Error, Sendable, Hashable, CustomStringConverti
     public var message: String
 
     /// Creates an error.
-    public init(event: String, parameter: String?, message: String) {
+    package init(event: String, parameter: String?, message: String) {
         self.event = event
         self.parameter = parameter
         self.message = message

@@ -6,8 +6,8 @@ extension Manager {
     /// ```swift
     /// try manager.loadTasks(descriptions, catalog: .shop)
     /// ```
-    /// - Throws: ``TaskDescriptionError`` with every problem; the running tasks stay.
-    public func loadTasks(_ descriptions: [TaskDescription], catalog: EventCatalog) throws(TaskDescriptionError) {
+    /// - Throws: ``TaskError`` with every problem; the running tasks stay.
+    public func loadTasks(_ descriptions: [TaskDescription], catalog: EventCatalog) throws(TaskError) {
         replaceTasks(of: try TaskInterpreter.taskSet(named: catalog.name, from: descriptions, catalog: catalog))
     }
 }

@@ -1,23 +1,6 @@
 import Dispatch
 import Foundation
 
-/// Why reloading a spec's tasks failed; the running tasks stay.
-public struct TaskReloadError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The spec file.
-    public var path: String
-    /// What is wrong and what to do, with the line and column where there is one.
-    public var message: String
-
-    /// Creates an error.
-    public init(path: String, message: String) {
-        self.path = path
-        self.message = message
-    }
-
-    /// The message, which names the file.
-    public var description: String { message }
-}
-
 extension Manager {
     /// Reloads the tasks of the catalogs' specs from their files, through the
     /// interpreter, so edited `tasks:` take effect without a rebuild: for debug builds
@@ -29,13 +12,13 @@ extension Manager {
     /// try manager.reloadTasks(catalogs: [.shop])
     /// #endif
     /// ```
-    /// - Throws: ``TaskReloadError`` for the first spec that cannot be read or whose
+    /// - Throws: ``TaskError`` for the first spec that cannot be read or whose
     ///   tasks are invalid; no set is replaced then.
-    public func reloadTasks(catalogs: [EventCatalog]) throws(TaskReloadError) {
+    public func reloadTasks(catalogs: [EventCatalog]) throws(TaskError) {
         var sets: [TaskSet] = []
         for catalog in catalogs {
             guard let path = catalog.specPath else {
-                throw TaskReloadError(path: "", message: "EventCatalog.\(catalog.name) does not know its spec file (a release build); reload tasks in debug builds")
+                throw .reloadFailed(path: "", message: "EventCatalog.\(catalog.name) does not know its spec file (a release build); reload tasks in debug builds")
             }
             sets.append(try Self.readTasks(at: path, catalog: catalog))
         }
@@ -43,18 +26,18 @@ extension Manager {
     }
 
     /// Reloads one catalog's tasks from a spec file at another path.
-    /// - Throws: ``TaskReloadError``; the running tasks stay.
-    public func reloadTasks(from specPath: String, catalog: EventCatalog) throws(TaskReloadError) {
+    /// - Throws: ``TaskError``; the running tasks stay.
+    public func reloadTasks(from specPath: String, catalog: EventCatalog) throws(TaskError) {
         replaceTasks(of: try Self.readTasks(at: specPath, catalog: catalog))
     }
 
     /// Watches the catalogs' spec files (debug builds) and reloads a catalog's tasks
     /// whenever its file changes; a spec that fails to reload goes to the delegate's
-    /// ``ManagerDelegate/manager(_:didCatch:)`` as a ``TaskReloadError`` and the running
+    /// ``ManagerDelegate/manager(_:didCatch:)`` as a ``TaskError`` and the running
     /// tasks stay. Keep the watcher; it stops when released or with ``SpecWatcher/stop()``.
     public func watchSpecs(
         catalogs: [EventCatalog], every interval: Duration = .milliseconds(500),
-        onReload: (@Sendable (Result<String, TaskReloadError>) -> Void)? = nil
+        onReload: (@Sendable (Result<String, TaskError>) -> Void)? = nil
     ) -> SpecWatcher {
         SpecWatcher(manager: self, specs: catalogs.compactMap { catalog in catalog.specPath.map { ($0, catalog) } }, interval: interval, onReload: onReload)
     }
@@ -62,26 +45,26 @@ extension Manager {
     /// Watches one spec file for a catalog, as ``watchSpecs(catalogs:every:onReload:)``.
     public func watchSpec(
         at path: String, catalog: EventCatalog, every interval: Duration = .milliseconds(500),
-        onReload: (@Sendable (Result<String, TaskReloadError>) -> Void)? = nil
+        onReload: (@Sendable (Result<String, TaskError>) -> Void)? = nil
     ) -> SpecWatcher {
         SpecWatcher(manager: self, specs: [(path, catalog)], interval: interval, onReload: onReload)
     }
 
     /// The task set a spec file's `tasks:` describe, checked against the catalog.
-    static func readTasks(at path: String, catalog: EventCatalog) throws(TaskReloadError) -> TaskSet {
+    static func readTasks(at path: String, catalog: EventCatalog) throws(TaskError) -> TaskSet {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw TaskReloadError(path: path, message: "\(path): error: cannot read the spec; check that it exists and is readable")
+            throw .reloadFailed(path: path, message: "\(path): error: cannot read the spec; check that it exists and is readable")
         }
-        let result: SpecTasksReader.Result
+        let result: SpecTasksReader.Output
         do {
             result = try SpecTasksReader.read(String(decoding: data, as: UTF8.self), file: path)
         } catch {
-            throw TaskReloadError(path: path, message: error.description)
+            throw .reloadFailed(path: path, message: error.description)
         }
         let baseName = String((path.split(separator: "/").last ?? "").split(separator: ".").first ?? "")
         let name = result.namespace ?? baseName
         guard name == catalog.name else {
-            throw TaskReloadError(path: path, message: "\(path): error: the spec names its tasks '\(name)', the catalog is '\(catalog.name)'; a renamed namespace needs a rebuild")
+            throw .reloadFailed(path: path, message: "\(path): error: the spec names its tasks '\(name)', the catalog is '\(catalog.name)'; a renamed namespace needs a rebuild")
         }
         do {
             return try TaskInterpreter.taskSet(named: catalog.name, from: result.tasks, catalog: catalog)
@@ -95,7 +78,7 @@ extension Manager {
                 let location = place.map { "\(path):\($0.line):\($0.column)" } ?? path
                 return "\(location): error: the tasks were not reloaded: \(problem.message)"
             }
-            throw TaskReloadError(path: path, message: lines.joined(separator: "\n"))
+            throw .reloadFailed(path: path, message: lines.joined(separator: "\n"))
         }
     }
 }
@@ -114,7 +97,7 @@ public final class SpecWatcher: @unchecked Sendable {
 
     init(
         manager: Manager, specs: [(String, EventCatalog)], interval: Duration,
-        onReload: (@Sendable (Result<String, TaskReloadError>) -> Void)?
+        onReload: (@Sendable (Result<String, TaskError>) -> Void)?
     ) {
         timer = DispatchSource.makeTimerSource(queue: queue)
         stamps = QueueBound(Dictionary(specs.map { ($0.0, Self.stamp($0.0)) }, uniquingKeysWith: { first, _ in first }), on: queue)
@@ -126,7 +109,7 @@ public final class SpecWatcher: @unchecked Sendable {
                 let stamp = Self.stamp(path)
                 guard stamp != self.stamps.value[path] else { continue }
                 self.stamps.value[path] = stamp
-                do throws(TaskReloadError) {
+                do throws(TaskError) {
                     try manager.reloadTasks(from: path, catalog: catalog)
                     onReload?(.success(path))
                 } catch {

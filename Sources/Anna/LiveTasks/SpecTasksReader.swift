@@ -8,27 +8,27 @@ import Foundation
 /// multi-line scalars) is refused with its line and column: rebuild to apply it.
 /// Scalars get the YAML 1.2 core schema the generator uses, so a spec reads the same
 /// descriptions the generator writes (`TaskDescription.<name>`).
-public enum SpecTasksReader {
+package enum SpecTasksReader {
     /// A problem at a place in the spec.
-    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// The spec's path as given.
-        public var file: String
+        package var file: String
         /// 1-based line and column.
-        public var line: Int
-        public var column: Int
+        package var line: Int
+        package var column: Int
         /// What is wrong and what to do.
-        public var message: String
+        package var message: String
 
         /// `path:line:column: error: message`, as the generator prints.
-        public var description: String { "\(file):\(line):\(column): error: \(message)" }
+        package var description: String { "\(file):\(line):\(column): error: \(message)" }
     }
 
     /// What a spec's file says about its tasks.
-    public struct Result: Sendable, Hashable {
+    package struct Output: Sendable, Hashable {
         /// `namespace:`, if the spec has one: with the file name, it names the task set.
-        public var namespace: String?
+        package var namespace: String?
         /// The tasks, in file order.
-        public var tasks: [TaskDescription]
+        package var tasks: [TaskDescription]
         /// For each task, where its keys are written (`match`, `report`, `with`,
         /// `with.<parameter>`, and `-` for the task itself), for located errors.
         var places: [[String: Place]] = []
@@ -50,7 +50,7 @@ public enum SpecTasksReader {
     /// - Parameters:
     ///   - text: The spec's contents.
     ///   - file: The path shown in errors and in the tasks' `source` (its last component).
-    public static func read(_ text: String, file: String) throws(Failure) -> Result {
+    package static func read(_ text: String, file: String) throws(Failure) -> Output {
         let fileName = String(file.split(separator: "/").last ?? Substring(file))
         var lines: [Line] = []
         for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -78,7 +78,7 @@ public enum SpecTasksReader {
                 (tasks, places) = try readTasks(Array(lines[start..<position]), file: file, fileName: fileName)
             }
         }
-        return Result(namespace: namespace, tasks: tasks, places: places)
+        return Output(namespace: namespace, tasks: tasks, places: places)
     }
 
     /// The items of `tasks:`: `- match: …` with `report:` and `with:` under it.

@@ -14,16 +14,16 @@ public struct TaskDescription: Codable, Sendable, Hashable {
     public var report: String
     /// The event's parameters: a string starting with `$` is an expression (`$$` for a
     /// literal `$`); other strings, numbers, booleans and `null` are literals.
-    public var with: [String: Value]
+    public var with: [String: TaskValue]
     /// Where the task comes from, for errors: `shop.anna.yml:40:5`.
     public var source: String?
 
     /// A literal or an expression's text, as JSON has them (`TaskValue`, shared
     /// with the generator, which writes these values).
-    public typealias Value = TaskValue
+    typealias Value = TaskValue
 
     /// Creates a description.
-    public init(match: [String], report: String, with: [String: Value] = [:], source: String? = nil) {
+    @_spi(Generated) public init(match: [String], report: String, with: [String: TaskValue] = [:], source: String? = nil) {
         self.match = match
         self.report = report
         self.with = with
@@ -45,33 +45,6 @@ public struct TaskDescription: Codable, Sendable, Hashable {
     }
 }
 
-/// Why descriptions were refused: every problem of every task, so one round fixes them.
-public struct TaskDescriptionError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// One problem of one task.
-    public struct Problem: Sendable, Hashable, CustomStringConvertible {
-        /// The task's position in the list, from 0.
-        public var task: Int
-        /// The task's `source`, if it has one.
-        public var source: String?
-        /// What is wrong and what to do.
-        public var message: String
-        /// The key of the task the problem is in: `match`, `report`, `with` or
-        /// `with.<parameter>`; hot reload places the error on that key's line.
-        public var key: String?
-
-        /// `task 2 (shop.anna.yml:40:5): message`.
-        public var description: String {
-            "task \(task)\(source.map { " (\($0))" } ?? ""): \(message)"
-        }
-    }
-
-    /// The problems, in task order.
-    public var problems: [Problem]
-
-    /// One problem a line.
-    public var description: String { problems.map(\.description).joined(separator: "\n") }
-}
-
 /// Builds tasks from descriptions, checked against an app's compiled event catalog:
 /// a task can only report declared events, with values of the declared types.
 public enum TaskInterpreter {
@@ -83,17 +56,17 @@ public enum TaskInterpreter {
     }
 
     /// A task set named `name` from descriptions.
-    /// - Throws: ``TaskDescriptionError`` listing every problem; nothing is built then.
-    public static func taskSet(named name: String, from descriptions: [TaskDescription], catalog: EventCatalog) throws(TaskDescriptionError) -> TaskSet {
-        var problems: [TaskDescriptionError.Problem] = []
+    /// - Throws: ``TaskError`` listing every problem; nothing is built then.
+    public static func taskSet(named name: String, from descriptions: [TaskDescription], catalog: EventCatalog) throws(TaskError) -> TaskSet {
+        var problems: [TaskError.Problem] = []
         var tasks: [FocusTask] = []
         for (position, description) in descriptions.enumerated() {
             var found: [(key: String, message: String)] = []
             let task = build(description, catalog: catalog, problems: &found)
-            problems += found.map { TaskDescriptionError.Problem(task: position, source: description.source, message: $0.message, key: $0.key) }
+            problems += found.map { TaskError.Problem(task: position, source: description.source, message: $0.message, key: $0.key) }
             if let task { tasks.append(task) }
         }
-        guard problems.isEmpty else { throw TaskDescriptionError(problems: problems) }
+        guard problems.isEmpty else { throw .invalidTasks(problems) }
         return TaskSet(name: name, tasks: tasks)
     }
 
@@ -148,7 +121,7 @@ public enum TaskInterpreter {
             do throws(EventCatalogError) {
                 return try catalog.event(named: name, values: values)
             } catch {
-                throw FocusTaskError(path: node.path, message: error.message)
+                throw TaskError.taskFailed(path: node.path, message: error.message)
             }
         }
     }
@@ -229,8 +202,8 @@ extension FocusExpression {
     /// The expression's value on a node, with the semantics of the Swift the generator
     /// writes for it: for an optional parameter a missing index, section, ancestor or
     /// value gives `nil`; for a required one it throws.
-    /// - Throws: ``FocusTaskError`` naming the node and what is missing or of another type.
-    public func evaluate(on node: Node, for parameter: ParameterDescriptor) throws(FocusTaskError) -> AnalyticsValue? {
+    /// - Throws: ``TaskError`` naming the node and what is missing or of another type.
+    package func evaluate(on node: Node, for parameter: ParameterDescriptor) throws(TaskError) -> AnalyticsValue? {
         let optional = parameter.isOptional
         switch self {
         case .path: return .string(node.path)
@@ -244,10 +217,10 @@ extension FocusExpression {
         case .value(let keyPath):
             guard let raw = node.latestValue(keyPath) else {
                 if optional { return nil }
-                throw FocusTaskError(path: node.path, message: "no value was recorded for '\(keyPath)'")
+                throw .taskFailed(path: node.path, message: "no value was recorded for '\(keyPath)'")
             }
             guard parameter.accepts(raw) else {
-                throw FocusTaskError(path: node.path, message: "value '\(keyPath)' is \(raw.typeDescription), not \(parameter.typeName)")
+                throw .taskFailed(path: node.path, message: "value '\(keyPath)' is \(raw.typeDescription), not \(parameter.typeName)")
             }
             return raw
         case .ancestor(let levels, let inner):

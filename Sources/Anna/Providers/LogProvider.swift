@@ -41,7 +41,7 @@ public struct LogProvider: AnalyticsProvider {
     }
 
     /// The line logged for an event: `name(key, key)` or, with values, `name(key: value)`.
-    public static func line(for event: AnalyticsEvent, includesValues: Bool) -> String {
+    package static func line(for event: AnalyticsEvent, includesValues: Bool) -> String {
         if includesValues { return event.description }
         guard !event.parameters.isEmpty else { return event.name }
         return "\(event.name)(\(event.parameters.keys.sorted().joined(separator: ", ")))"

@@ -32,7 +32,7 @@ public struct SnakeCaseEventMapper: Sendable {
     /// `category_id2`).
     /// - Parameter name: The name to convert.
     /// - Returns: The name in lowercase snake case.
-    public static func snakeCase(_ name: String) -> String {
+    package static func snakeCase(_ name: String) -> String {
         SnakeCase.convert(name)
     }
 }

@@ -19,7 +19,7 @@ public struct AnalyticsMetrics: Sendable, Hashable {
     public var overflowed: [String: Int] = [:]
 
     /// Creates empty counts.
-    public init() {}
+    package init() {}
 
     /// The number of events dropped for one reason.
     public func dropped(_ reason: DropReason) -> Int { dropped[reason, default: 0] }

@@ -26,8 +26,6 @@ public final class AnalyticsService: Sendable {
     /// Wakes ``reportWaitingForRoom(_:)`` when the intake or a lane frees room.
     private let room: RoomSignal
     let persister: IdentityPersister
-    /// Left once the stored identity is read; ``grantedConsent`` and ``isOptedOut`` wait for it.
-    private let started = DispatchGroup()
     /// The service's registration with ``Configuration/lifecycle``, and whether providers are suspended.
     let lifecycleState: LockedState<LifecycleState>
 
@@ -55,7 +53,6 @@ public final class AnalyticsService: Sendable {
         self.persister = persister
         self.pipeline = Pipeline(configuration: configuration, lanes: lanes, counters: counters, persister: persister)
         room.onSignal { [weak self] in self?.lanesFreedRoom() }
-        started.enter()
         // The first work of the pipeline's queue: nothing is processed before the state is read.
         pipeline.queue.async { [self] in start() }
         if let lifecycle = configuration.lifecycle {
@@ -94,7 +91,6 @@ public final class AnalyticsService: Sendable {
             intake.heldBytes += launch.events.reduce(0) { $0 + $1.approximateByteCount }
             return intake.schedule()
         }
-        started.leave()
         if schedule { startPipeline() }
     }
 
@@ -242,11 +238,15 @@ public final class AnalyticsService: Sendable {
     // MARK: Identity and consent
 
     /// The consent categories currently granted: the app's last choice, kept across
-    /// launches, or ``Configuration/grantedConsent`` when it never chose. Right after
-    /// the service is created, waits until the stored choice is read.
+    /// launches, or ``Configuration/grantedConsent`` when it never chose.
+    ///
+    /// Never blocks: it returns the last known state, taken under the lock that
+    /// ``report(_:)`` takes. Until the service has read the stored choice (on its
+    /// pipeline, right after it is created) that is ``Configuration/grantedConsent``
+    /// with the changes made since; `await analytics.identity` waits for the stored
+    /// choice and tells it.
     public var grantedConsent: Set<ConsentCategory> {
-        started.wait()
-        return intake.withLock { $0.grantedConsent }
+        intake.withLock { $0.grantedConsent }
     }
 
     /// Grants consent categories for events reported from now on. The choice is kept
@@ -284,11 +284,14 @@ public final class AnalyticsService: Sendable {
         if schedule { startPipeline() }
     }
 
-    /// Whether the user opted out of collection; kept across launches. Right after the
-    /// service is created, waits until the stored choice is read.
+    /// Whether the user opted out of collection; kept across launches.
+    ///
+    /// Never blocks: it returns the last known state. Until the service has read the
+    /// stored choice (on its pipeline, right after it is created) that is `false`, or
+    /// what ``optOut()`` and ``optIn()`` set since; events reported meanwhile are still
+    /// checked against the stored choice before anything is sent.
     public var isOptedOut: Bool {
-        started.wait()
-        return intake.withLock { !$0.isCollecting }
+        intake.withLock { !$0.isCollecting }
     }
 
     /// Stops collection and deletes what is queued: events not yet taken by the

@@ -32,7 +32,7 @@ public struct ConstraintViolation: Sendable, Hashable, CustomStringConvertible {
     public var constraint: String
 
     /// Creates a violation.
-    public init(event: String, parameter: String, constraint: String) {
+    package init(event: String, parameter: String, constraint: String) {
         self.event = event
         self.parameter = parameter
         self.constraint = constraint

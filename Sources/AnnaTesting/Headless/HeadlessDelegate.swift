@@ -1,4 +1,4 @@
-import Anna
+@_spi(Capture) import Anna
 
 /// A callback a list sends its delegate, as UIKit's table and collection view
 /// delegates receive them.

@@ -1,4 +1,4 @@
-import Anna
+@_spi(Capture) import Anna
 
 /// A list cell, reused by its list for other rows.
 public final class HeadlessTableCell: HeadlessView {

@@ -1,4 +1,4 @@
-import Anna
+@_spi(Capture) import Anna
 
 /// A view. Its parent is its screen when it is the screen's root view, otherwise its
 /// superview. Whether it has appeared is decided by the capture core from its facts
@@ -28,7 +28,7 @@ open class HeadlessView: HeadlessResponder {
     var isDisplayedByList = true
 
     /// The view's facts now.
-    public var facts: ViewFacts {
+    @_spi(Capture) public var facts: ViewFacts {
         let owner = owningScreen
         return ViewFacts(
             isInWindow: owner?.isInWindow ?? false,

@@ -24,7 +24,7 @@ package struct SpecTranslator: Sendable {
         let taskSet = taskSetModel(spec, fileName: fileName)
         return RenderModel(
             sourceFileName: SwiftLiteral.commentLines(fileName).joined(separator: " "),
-            imports: usesFoundation ? ["Anna", "Foundation"] : ["Anna"],
+            imports: usesFoundation ? ["Foundation"] : [],
             access: access,
             enums: spec.types.filter { $0.container == nil }.map(enumModel),
             objects: spec.objects.map(objectModel),
