@@ -6,7 +6,7 @@ import Foundation
 /// checked factory through the typed ones) and the spec's tasks as data
 /// (`TaskDescription.<name>`). Written by the generator whatever the templates,
 /// since it is what run-time tasks are checked against, not presentation.
-enum CatalogRenderer {
+package enum CatalogRenderer {
     /// The Swift, or nothing for a spec without events.
     static func render(_ spec: TrackingSpec) -> String {
         let events = catalogEvents(spec)
@@ -116,7 +116,7 @@ enum CatalogRenderer {
     /// parameters' names, kinds, array and optional marks and enum values, in name
     /// order, with the same of each object type's properties. Descriptions,
     /// constraints, PII and the order of declaration do not change it. FNV-1a, 64 bits, as 16 hexadecimal digits.
-    static func fingerprint(_ spec: TrackingSpec) -> String {
+    package static func fingerprint(_ spec: TrackingSpec) -> String {
         var canonical = ""
         for event in catalogEvents(spec).sorted(by: { $0.name < $1.name }) {
             canonical += event.name + "("
@@ -170,7 +170,7 @@ enum CatalogRenderer {
     /// A `with` value as a task description holds it: an expression as `$…`, a
     /// literal as JSON has it (URLs, UUIDs and dates as text, enum cases by raw
     /// value, a string starting with `$` as `$$…`).
-    static func withValue(_ expression: TaskExpression, spec: TrackingSpec) -> TaskValue {
+    package static func withValue(_ expression: TaskExpression, spec: TrackingSpec) -> TaskValue {
         guard case .literal(let literal) = expression else { return .string("$" + expression.specText) }
         func text(_ raw: String) -> TaskValue { .string(raw.hasPrefix("$") ? "$" + raw : raw) }
         switch literal {

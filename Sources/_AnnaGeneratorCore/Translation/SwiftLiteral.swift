@@ -1,7 +1,7 @@
 /// Escapes spec text for the two places it lands in generated Swift: string
 /// literals and `///` comments. Nothing a spec says can end a literal or a comment
 /// early, start an interpolation, or hide code behind bidirectional-text controls.
-enum SwiftLiteral {
+package enum SwiftLiteral {
     /// A quoted Swift string literal for any text.
     static func string(_ text: String) -> String {
         if text.utf8.allSatisfy(isPlainASCII) { return "\"\(text)\"" }
@@ -68,7 +68,7 @@ enum SwiftLiteral {
 
     /// Control characters, bidirectional controls, and other invisible format characters;
     /// `anna import` escapes the same ones in the YAML it writes.
-    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x200D: return false  // zero-width joiner: keeps emoji sequences whole
         case 0x00...0x1F, 0x7F...0x9F: return true

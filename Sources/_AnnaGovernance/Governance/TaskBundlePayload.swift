@@ -1,5 +1,6 @@
 import AnnaRules
 import Foundation
+import _AnnaGeneratorCore
 
 /// What `anna bundle` writes: the specs' tasks as data, each set with the
 /// fingerprint of the event catalog it was checked against, for
