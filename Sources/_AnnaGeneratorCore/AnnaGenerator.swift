@@ -60,7 +60,7 @@ public struct AnnaGenerator: Sendable {
         let (spec, diagnostics) = check(bytes, file: file)
         guard let spec else { throw SpecError(diagnostics: diagnostics) }
         let model = SpecTranslator().translate(spec)
-        return (renderer.render(model) + CatalogRenderer.render(spec), diagnostics)
+        return (renderer.render(model) + CatalogRenderer.render(model.catalog), diagnostics)
     }
 
     /// Reads a spec file.

@@ -61,6 +61,12 @@ package enum SwiftLiteral {
         }
     }
 
+    /// A name as an argument label at a call site, where only `inout` needs backticks
+    /// (the compiler warns about the others').
+    static func argumentLabel(_ name: String) -> String {
+        name == "inout" ? "`inout`" : name
+    }
+
     /// Printable ASCII that needs no escape in a string literal.
     private static func isPlainASCII(_ byte: UInt8) -> Bool {
         byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
