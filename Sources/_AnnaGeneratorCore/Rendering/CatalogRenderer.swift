@@ -1,14 +1,15 @@
 /// Renders a ``RenderModel/CatalogModel``: the Swift appended to a spec's generated
 /// file for tasks built at run time, whatever the templates.
 ///
-/// A namespace of pure functions; all state is the `String` each call builds.
+/// A namespace of pure functions; all state is the ``SourceText`` each call builds.
 enum CatalogRenderer {
     /// The Swift of the catalog and the tasks as data, or nothing without a catalog.
     /// - Parameter catalog: The model, `nil` for a spec without events.
     /// - Returns: Swift source starting with a blank line, or an empty string.
     static func render(_ catalog: RenderModel.CatalogModel?) -> String {
         guard let catalog else { return "" }
-        var text = "\nextension EventCatalog {\n"
+        var text = SourceText(capacity: 1024 + catalog.events.count * 640 + catalog.tasks.count * 320)
+        text += "\nextension EventCatalog {\n"
         text += "    /// The events of \(catalog.fileName), described for tasks built at run time\n"
         text += "    /// (task bundles, reloaded tasks): a task can only report these, with values of these types.\n"
         text += "    /// Deprecated events are left out.\n"
@@ -18,12 +19,18 @@ enum CatalogRenderer {
         text += "        events: [\n"
         for event in catalog.events {
             if event.descriptors.isEmpty {
-                text += "            EventDescriptor(name: \(event.nameLiteral), parameters: []),\n"
+                text += "            EventDescriptor(name: "
+                text += event.nameLiteral
+                text += ", parameters: []),\n"
                 continue
             }
-            text += "            EventDescriptor(name: \(event.nameLiteral), parameters: [\n"
+            text += "            EventDescriptor(name: "
+            text += event.nameLiteral
+            text += ", parameters: [\n"
             for descriptor in event.descriptors {
-                text += "                \(descriptor),\n"
+                text += "                "
+                text += descriptor
+                text += ",\n"
             }
             text += "            ]),\n"
         }
@@ -32,19 +39,30 @@ enum CatalogRenderer {
         text += "        make: { (name: String, arguments: CatalogArguments) throws(EventCatalogError) -> AnalyticsEvent? in\n"
         text += "            switch name {\n"
         for event in catalog.events {
-            text += "            case \(event.nameLiteral):\n"
+            text += "            case "
+            text += event.nameLiteral
+            text += ":\n"
             if event.arguments.isEmpty {
-                text += "                return \(event.factory)\n"
+                text += "                return "
+                text += event.factory
+                text += "\n"
                 continue
             }
-            text += "                return \(event.factory)(\n                    \(event.arguments.joined(separator: ",\n                    "))\n                )\n"
+            text += "                return "
+            text += event.factory
+            text += "(\n"
+            for (position, argument) in event.arguments.enumerated() {
+                text += position == 0 ? "                    " : ",\n                    "
+                text += argument
+            }
+            text += "\n                )\n"
         }
         text += "            default:\n                return nil\n            }\n        }\n    )\n}\n"
         renderTaskDescriptions(catalog, into: &text)
-        return text
+        return text.string
     }
 
-    private static func renderTaskDescriptions(_ catalog: RenderModel.CatalogModel, into text: inout String) {
+    private static func renderTaskDescriptions(_ catalog: RenderModel.CatalogModel, into text: inout SourceText) {
         guard !catalog.tasks.isEmpty else { return }
         text += "\nextension TaskDescription {\n"
         text += "    /// The tasks of \(catalog.fileName) as data: what `TaskSet.\(catalog.identifier)` compiles,\n"

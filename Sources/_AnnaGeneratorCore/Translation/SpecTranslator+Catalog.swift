@@ -31,21 +31,24 @@ extension SpecTranslator {
         RenderModel.CatalogEventModel(
             nameLiteral: SwiftLiteral.string(event.name),
             descriptors: event.parameters.map { descriptor($0, spec: spec) },
-            factory: "AnalyticsEvent.\(SwiftNaming.escaped(event.swiftName))",
+            factory: String.concatenating("AnalyticsEvent.", SwiftNaming.escaped(event.swiftName)),
             arguments: event.parameters.isEmpty ? [] : event.signatureParameters.map { parameter in
                 let method = parameter.type.isOptional ? "optional" : "required"
-                return "\(SwiftLiteral.argumentLabel(parameter.swiftName)): try arguments.\(method)(\(SwiftLiteral.string(parameter.name)), as: \(parameter.swiftValueType).self)"
+                return String.concatenating(
+                    SwiftLiteral.argumentLabel(parameter.swiftName), ": try arguments.", method, "(", SwiftLiteral.string(parameter.name),
+                    ", as: ", parameter.swiftValueType, ".self)")
             }
         )
     }
 
     private func descriptor(_ parameter: TrackingSpec.Parameter, spec: TrackingSpec) -> String {
-        var text = "ParameterDescriptor(name: \(SwiftLiteral.string(parameter.name)), type: \(parameter.swiftValueType).self, kind: .\(spec.catalogKind(parameter.type.base))"
-        if parameter.type.isArray { text += ", isArray: true" }
-        if parameter.type.isOptional { text += ", isOptional: true" }
         let values = spec.enumValues(of: parameter)
-        if !values.isEmpty { text += ", enumValues: [\(values.map(SwiftLiteral.string).joined(separator: ", "))]" }
-        return text + ")"
+        return String.concatenating(
+            "ParameterDescriptor(name: ", SwiftLiteral.string(parameter.name), ", type: ", parameter.swiftValueType,
+            ".self, kind: .", spec.catalogKind(parameter.type.base),
+            parameter.type.isArray ? ", isArray: true" : "", parameter.type.isOptional ? ", isOptional: true" : "",
+            values.isEmpty ? "" : String.concatenating(", enumValues: [", values.map(SwiftLiteral.string).joined(separator: ", "), "]"),
+            ")")
     }
 
     /// A `with` value as a `TaskDescription.Value` literal.

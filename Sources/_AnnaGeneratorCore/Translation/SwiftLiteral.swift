@@ -4,7 +4,7 @@
 package enum SwiftLiteral {
     /// A quoted Swift string literal for any text.
     static func string(_ text: String) -> String {
-        if text.utf8.allSatisfy(isPlainASCII) { return "\"\(text)\"" }
+        if text.utf8.allSatisfy(isPlainASCII) { return String.concatenating("\"", text, "\"") }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -18,16 +18,18 @@ extension TrackingSpec {
     /// constraints, PII and the order of declaration do not change it. FNV-1a, 64
     /// bits, as 16 hexadecimal digits.
     package var catalogFingerprint: String {
-        var canonical = ""
+        var canonical: [UInt8] = []
+        canonical.reserveCapacity(catalogEvents.count * 256)
         for event in catalogEvents.sorted(by: { $0.name < $1.name }) {
-            canonical += event.name + "("
-            for parameter in event.parameters.sorted(by: { $0.name < $1.name }) {
-                canonical += self.canonical(parameter)
+            canonical += event.name.utf8
+            canonical.append(UInt8(ascii: "("))
+            for index in event.parameters.indices.sorted(by: { event.parameters[$0].name < event.parameters[$1].name }) {
+                appendCanonical(event.parameters[index], to: &canonical)
             }
-            canonical += ")\n"
+            canonical += ")\n".utf8
         }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in canonical.utf8 {
+        for byte in canonical {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01b3
         }
@@ -65,7 +67,7 @@ extension TrackingSpec {
         switch base {
         case .named: "enumeration"
         case .object: "object"
-        default: "\(base)"
+        default: base.specName
         }
     }
 
@@ -75,25 +77,30 @@ extension TrackingSpec {
         return types.first { $0.name == name }?.cases.map(\.rawValue) ?? []
     }
 
-    /// An object type's shape for the fingerprint: its properties' names, kinds, marks
-    /// and enum values, in name order, nested objects within; a task that reads an
-    /// object relies on all of them.
-    private func shape(of name: String) -> String {
-        guard let object = objects.first(where: { $0.name == name }) else { return "" }
-        var text = "<"
-        for property in object.properties.sorted(by: { $0.name < $1.name }) {
-            text += canonical(property)
+    /// A parameter for the fingerprint: its name, kind, marks and enum values; an
+    /// object type's shape (its properties the same way, in name order, nested objects
+    /// within), since a task that reads an object relies on all of them.
+    private func appendCanonical(_ parameter: Parameter, to canonical: inout [UInt8]) {
+        canonical += parameter.name.utf8
+        canonical.append(UInt8(ascii: ":"))
+        canonical += catalogKind(parameter.type.base).utf8
+        if case .object(let name) = parameter.type.base, let object = objects.first(where: { $0.name == name }) {
+            canonical.append(UInt8(ascii: "<"))
+            for index in object.properties.indices.sorted(by: { object.properties[$0].name < object.properties[$1].name }) {
+                appendCanonical(object.properties[index], to: &canonical)
+            }
+            canonical.append(UInt8(ascii: ">"))
         }
-        return text + ">"
-    }
-
-    private func canonical(_ parameter: Parameter) -> String {
-        var text = parameter.name + ":" + catalogKind(parameter.type.base)
-        if case .object(let name) = parameter.type.base { text += shape(of: name) }
-        if parameter.type.isArray { text += "[]" }
-        if parameter.type.isOptional { text += "?" }
-        let values = enumValues(of: parameter)
-        if !values.isEmpty { text += "{" + values.joined(separator: "|") + "}" }
-        return text + ";"
+        if parameter.type.isArray { canonical += "[]".utf8 }
+        if parameter.type.isOptional { canonical.append(UInt8(ascii: "?")) }
+        if case .named(let name) = parameter.type.base, let type = types.first(where: { $0.name == name }), !type.cases.isEmpty {
+            canonical.append(UInt8(ascii: "{"))
+            for (position, enumCase) in type.cases.enumerated() {
+                if position > 0 { canonical.append(UInt8(ascii: "|")) }
+                canonical += enumCase.rawValue.utf8
+            }
+            canonical.append(UInt8(ascii: "}"))
+        }
+        canonical.append(UInt8(ascii: ";"))
     }
 }
