@@ -18,14 +18,12 @@ enum CatalogRenderer {
         text += "        fingerprint: \(catalog.fingerprintLiteral),\n"
         text += "        events: [\n"
         for event in catalog.events {
-            if event.descriptors.isEmpty {
-                text += "            EventDescriptor(name: "
-                text += event.nameLiteral
+            text += "            EventDescriptor(name: "
+            text += event.nameLiteral
+            guard !event.descriptors.isEmpty else {
                 text += ", parameters: []),\n"
                 continue
             }
-            text += "            EventDescriptor(name: "
-            text += event.nameLiteral
             text += ", parameters: [\n"
             for descriptor in event.descriptors {
                 text += "                "
@@ -42,14 +40,12 @@ enum CatalogRenderer {
             text += "            case "
             text += event.nameLiteral
             text += ":\n"
-            if event.arguments.isEmpty {
-                text += "                return "
-                text += event.factory
+            text += "                return "
+            text += event.factory
+            guard !event.arguments.isEmpty else {
                 text += "\n"
                 continue
             }
-            text += "                return "
-            text += event.factory
             text += "(\n"
             for (position, argument) in event.arguments.enumerated() {
                 text += position == 0 ? "                    " : ",\n                    "
