@@ -129,7 +129,8 @@ let package = Package(
         ),
 
         // The build plugin's tool: `anna generate` for one spec, without the argument
-        // parser, so an app's first build compiles less.
+        // parser, the template engine or governance: SwiftPM compiles it first and alone
+        // in an app's first build, so it depends on the pipeline only.
         .executableTarget(name: "anna-generate", dependencies: ["_AnnaGeneratorCore"]),
 
         .plugin(
