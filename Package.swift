@@ -26,7 +26,7 @@ let package = Package(
         // trait. Its own product, so the tool the build plugin runs never compiles it.
         .executable(name: "anna-coverage", targets: ["anna-coverage"]),
         // The generator as a library, for the benchmarks and tools built on it; not a stable API.
-        .library(name: "_AnnaGeneratorCore", targets: ["_AnnaGeneratorCore"]),
+        .library(name: "_AnnaGeneratorCore", targets: ["_AnnaGeneratorCore", "_AnnaGovernance"]),
         .plugin(name: "AnnaPlugin", targets: ["AnnaPlugin"]),
         .plugin(name: "AnnaCommand", targets: ["AnnaCommand"]),
     ],
@@ -91,12 +91,19 @@ let package = Package(
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
 
-        // The generator as a pipeline: parsing, validation, translation, rendering.
+        // The generator as a pipeline: parsing, validation, translation, rendering with
+        // the built-in templates compiled to Swift. All the build plugin's tool compiles
+        // besides AnnaRules and libyaml, so an app's first build stays short.
+        .target(name: "_AnnaGeneratorCore", dependencies: ["AnnaRules", "CYAML"]),
+
+        // What the `anna` tool does on top of the pipeline, for a team governing its
+        // specs: diff, docs, privacy, coverage reports and task bundles (Governance/),
+        // `anna import` (Import/) and user templates interpreted by Mustache (Templates/).
         .target(
-            name: "_AnnaGeneratorCore",
+            name: "_AnnaGovernance",
             dependencies: [
+                "_AnnaGeneratorCore",
                 "AnnaRules",
-                "CYAML",
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
@@ -106,6 +113,7 @@ let package = Package(
             name: "anna",
             dependencies: [
                 "_AnnaGeneratorCore",
+                "_AnnaGovernance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -113,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "anna-coverage",
             dependencies: [
-                "_AnnaGeneratorCore",
+                "_AnnaGovernance",
                 .product(name: "SwiftSyntax", package: "swift-syntax", condition: .when(traits: ["Coverage"])),
                 .product(name: "SwiftParser", package: "swift-syntax", condition: .when(traits: ["Coverage"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -121,7 +129,8 @@ let package = Package(
         ),
 
         // The build plugin's tool: `anna generate` for one spec, without the argument
-        // parser, so an app's first build compiles less.
+        // parser, the template engine or governance: SwiftPM compiles it first and alone
+        // in an app's first build, so it depends on the pipeline only.
         .executableTarget(name: "anna-generate", dependencies: ["_AnnaGeneratorCore"]),
 
         .plugin(
@@ -148,7 +157,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AnnaGeneratorTests",
-            dependencies: ["Anna", "_AnnaGeneratorCore"],
+            dependencies: ["Anna", "_AnnaGeneratorCore", "_AnnaGovernance"],
             exclude: ["Fixtures"]
         ),
         // Durable delivery against real files, a real loopback collector and real child

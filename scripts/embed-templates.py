@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/_AnnaGeneratorCore/Rendering/DefaultTemplates.swift from Templates/*.mustache.
+"""Writes Sources/_AnnaGovernance/Templates/DefaultTemplates.swift from Templates/*.mustache.
 
 The templates are built into the generator so the build plugin works wherever the
 package is checked out. Run this after editing a template; a test fails while the
@@ -16,7 +16,7 @@ import pathlib
 
 root = pathlib.Path(__file__).resolve().parent.parent
 templates = sorted((root / "Templates").glob("*.mustache"))
-out = root / "Sources/_AnnaGeneratorCore/Rendering/DefaultTemplates.swift"
+out = root / "Sources/_AnnaGovernance/Templates/DefaultTemplates.swift"
 parts = [
     "// Written by scripts/embed-templates.py from Templates/. Do not edit; edit the templates and run the script.\n",
     "\n",

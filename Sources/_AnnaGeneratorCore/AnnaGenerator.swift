@@ -12,14 +12,9 @@ public struct AnnaGenerator: Sendable {
         self.renderer = SwiftRenderer()
     }
 
-    /// A generator with a folder of Mustache templates (`file`, `enum`, `event`)
-    /// replacing the built-in ones, as `anna generate --templates DIR` does.
-    /// - Parameter directory: A folder of `NAME.mustache` files.
-    /// - Throws: ``TemplateError`` when the folder cannot be read or a template does not parse.
-    public init(templatesDirectory directory: URL) throws(TemplateError) {
-        self.renderer = try SwiftRenderer(templatesDirectory: directory)
-    }
-
+    /// A generator with another renderer: a user's templates (`_AnnaGovernance`'s
+    /// `init(templatesDirectory:)`) or, in tests, the Mustache form of the built-in ones.
+    /// - Parameter renderer: What renders the model.
     package init(renderer: SwiftRenderer) {
         self.renderer = renderer
     }
@@ -65,7 +60,7 @@ public struct AnnaGenerator: Sendable {
         let (spec, diagnostics) = check(bytes, file: file)
         guard let spec else { throw SpecError(diagnostics: diagnostics) }
         let model = SpecTranslator().translate(spec)
-        return (renderer.render(model) + CatalogRenderer.render(spec), diagnostics)
+        return (renderer.render(model) + CatalogRenderer.render(model.catalog), diagnostics)
     }
 
     /// Reads a spec file.

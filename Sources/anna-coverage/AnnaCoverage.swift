@@ -5,6 +5,7 @@ import Foundation
 import SwiftParser
 import SwiftSyntax
 import _AnnaGeneratorCore
+import _AnnaGovernance
 
 /// `anna coverage`: for every event and screen a package's specs declare, where app
 /// code reports it, whether a test asserts it, and whether a task reports it.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import _AnnaGeneratorCore
+import _AnnaGovernance
 
 struct Docs: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import _AnnaGeneratorCore
+import _AnnaGovernance
 
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import _AnnaGeneratorCore
+@testable import _AnnaGovernance
 
 /// The built-in templates are rendered by Swift compiled from them
 /// (`CompiledTemplates`); the Mustache templates stay the reference. These tests
@@ -36,10 +37,7 @@ import Testing
     }
 
     @Test func theDefaultRendererIsTheCompiledOne() {
-        guard case .compiled = SwiftRenderer().engine else {
-            Issue.record("SwiftRenderer() should render with the compiled templates")
-            return
-        }
+        #expect(SwiftRenderer().engine is CompiledTemplateEngine, "SwiftRenderer() should render with the compiled templates")
     }
 
     @Test func everyValidSpecRendersTheSameBothWays() throws {
@@ -82,10 +80,7 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let renderer = try SwiftRenderer(templatesDirectory: directory)
-        guard case .compiled = renderer.engine else {
-            Issue.record("a folder that replaces no template should keep the compiled renderer")
-            return
-        }
+        #expect(renderer.engine is CompiledTemplateEngine, "a folder that replaces no template should keep the compiled renderer")
     }
 
     @Test func aTemplatesFolderThatReplacesATemplateRendersWithMustache() throws {
@@ -95,7 +90,7 @@ import Testing
         // The built-in enum template under its own name: Mustache must render the whole file.
         try Data((DefaultTemplates.all["enum"] ?? "").utf8).write(to: directory.appending(path: "enum.mustache"))
         let renderer = try SwiftRenderer(templatesDirectory: directory)
-        guard case .mustache = renderer.engine else {
+        guard renderer.engine is MustacheTemplateEngine else {
             Issue.record("a folder that replaces a template should render with Mustache")
             return
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import _AnnaGeneratorCore
+@testable import _AnnaGovernance
 
 @Suite struct TemplateTests {
     static let templatesDirectory = Fixtures.packageRoot.appending(path: "Templates", directoryHint: .isDirectory)

@@ -98,6 +98,22 @@ import Testing
         #expect(coverage.stderr.contains("traits: [\"Coverage\"]"))
     }
 
+    /// SwiftPM builds plugin tools before anything else in an app's first build, so the
+    /// tool links the pipeline alone: no template engine, governance or import.
+    @Test func theBuildPluginsToolLinksOnlyThePipeline() throws {
+        let app = try Self.makeApp(named: "Reporting", traits: [])
+        let build = try Self.swift("build", in: app)
+        #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
+        // The objects SwiftPM links into the tool, one `MODULE-tool.build/…o` a line;
+        // written from the build plan on every build.
+        let list = try String(
+            contentsOf: app.appending(path: ".build/debug/anna-generate-tool.product/Objects.LinkFileList"), encoding: .utf8)
+        let modules = Set(list.split(separator: "\n").compactMap { line in
+            line.split(separator: "/").first { $0.hasSuffix("-tool.build") }.map { String($0.dropLast("-tool.build".count)) }
+        })
+        #expect(modules == ["AnnaRules", "_AnnaGeneratorCore", "anna_generate"], "\(list)")
+    }
+
     @Test func anAppWithTheTraitsRunsTheDocumentedCommands() throws {
         let app = try Self.makeApp(named: "Publishing", traits: ["LiveTasks", "Coverage"])
         for file in ["tasks.key", "tasks.json"] { try? FileManager.default.removeItem(at: app.appending(path: file)) }

@@ -2,6 +2,7 @@ import Benchmark
 import CYAMLBench
 import Foundation
 @_spi(Benchmarks) import _AnnaGeneratorCore
+import _AnnaGovernance
 
 /// The benchmarks package's folder.
 let benchmarksRoot = URL(fileURLWithPath: #filePath)

@@ -1,7 +1,7 @@
 extension CompiledTemplates {
     /// The `object` template: a struct generated from an object type. `access` as
     /// for ``enumeration(_:access:into:)``.
-    static func object(_ model: RenderModel.ObjectModel, access: String, into out: inout String) {
+    static func object(_ model: RenderModel.ObjectModel, access: String, into out: inout SourceText) {
         lines(model.docLines, prefix: "///", into: &out)
         out += access
         out += "struct "
@@ -50,7 +50,7 @@ extension CompiledTemplates {
     }
 
     /// Each line after `prefix`, ending in a newline.
-    private static func lines(_ lines: [String], prefix: String, into out: inout String) {
+    private static func lines(_ lines: [String], prefix: String, into out: inout SourceText) {
         for line in lines {
             out += prefix
             out += line

@@ -45,6 +45,8 @@ package struct RenderModel: Sendable {
     package var taskSetAvailability: String?
     /// The tasks.
     package var tasks: [TaskModel]
+    /// The event catalog and the tasks as data, `nil` for a spec without events.
+    package var catalog: CatalogModel? = nil
 
     /// One task of the task set.
     package struct TaskModel: Sendable {

@@ -20,18 +20,20 @@ extension SpecTranslator {
     func memberwiseParts(_ ordered: [TrackingSpec.Parameter], dictionary: String) -> MemberwiseParts {
         let arguments = ordered.enumerated().map { index, parameter in
             let separator = index == ordered.count - 1 ? "" : ","
-            return "\(SwiftNaming.escaped(parameter.swiftName)): \(parameter.swiftType)\(parameter.type.isOptional ? " = nil" : "")\(separator)"
+            return String.concatenating(
+                SwiftNaming.escaped(parameter.swiftName), ": ", parameter.swiftType, parameter.type.isOptional ? " = nil" : "", separator)
         }
         // A typed dictionary literal plus updateValue(_:forKey:) type-checks in about half
         // the time of one subscript assignment per parameter (scripts/measure-generator.sh).
         let required = ordered.filter { !$0.type.isOptional }
         let requiredEntries = required.enumerated().map { index, parameter in
             let separator = index == required.count - 1 ? "" : ","
-            return "\(SwiftLiteral.string(parameter.name)): \(SwiftNaming.escaped(parameter.swiftName)).analyticsValue\(separator)"
+            return String.concatenating(SwiftLiteral.string(parameter.name), ": ", SwiftNaming.escaped(parameter.swiftName), ".analyticsValue", separator)
         }
         let optionalAssignments = ordered.filter(\.type.isOptional).map { parameter in
             let name = SwiftNaming.escaped(parameter.swiftName)
-            return "if let \(name) { \(dictionary).updateValue(\(name).analyticsValue, forKey: \(SwiftLiteral.string(parameter.name))) }"
+            return String.concatenating(
+                "if let ", name, " { ", dictionary, ".updateValue(", name, ".analyticsValue, forKey: ", SwiftLiteral.string(parameter.name), ") }")
         }
         return MemberwiseParts(arguments: arguments, requiredEntries: requiredEntries, optionalAssignments: optionalAssignments)
     }

@@ -36,7 +36,7 @@ extension SpecTranslator {
             optionalAssignments: parts.optionalAssignments,
             decodings: decodings,
             initializerCall: ordered.map { property in
-                "\(CatalogRenderer.argumentLabel(property.swiftName)): \(SwiftNaming.escaped(property.swiftName))"
+                "\(SwiftLiteral.argumentLabel(property.swiftName)): \(SwiftNaming.escaped(property.swiftName))"
             }.joined(separator: ", "),
             codingKeys: object.properties.map { property in
                 let name = SwiftNaming.escaped(property.swiftName)

@@ -31,7 +31,7 @@ extension SpecTranslator {
             let rendered = render(argument.expression, for: argument.parameter)
             throwsAny = throwsAny || rendered.throws
             usesNode = usesNode || rendered.usesNode
-            arguments.append("\(CatalogRenderer.argumentLabel(argument.parameter.swiftName)): \(rendered.code)")
+            arguments.append("\(SwiftLiteral.argumentLabel(argument.parameter.swiftName)): \(rendered.code)")
         }
         let factory = "AnalyticsEvent.\(SwiftNaming.escaped(task.event.swiftName))"
         let call: String
@@ -53,18 +53,20 @@ extension SpecTranslator {
 
     /// An expression as Swift for a parameter: the code, whether it throws, whether it reads the node.
     private func render(_ expression: TaskExpression, for parameter: TrackingSpec.Parameter) -> (code: String, throws: Bool, usesNode: Bool) {
-        if case .literal(let literal) = expression {
+        switch expression {
+        case .literal(let literal):
             return (Self.code(for: literal), false, false)
+        case .focus(let expression):
+            let optional = parameter.type.isOptional
+            let (code, throwing) = render(expression, receiver: "node", optionalChain: false, optional: optional, parameter: parameter)
+            return (code, throwing, true)
         }
-        let optional = parameter.type.isOptional
-        let (code, throwing) = render(expression, receiver: "node", optionalChain: false, optional: optional, parameter: parameter)
-        return (code, throwing, true)
     }
 
     /// Renders a node-reading expression. In optional mode, a missing ancestor or
     /// index gives `nil`; otherwise it throws a `FocusTaskError`.
     private func render(
-        _ expression: TaskExpression, receiver: String, optionalChain: Bool, optional: Bool, parameter: TrackingSpec.Parameter
+        _ expression: FocusExpression, receiver: String, optionalChain: Bool, optional: Bool, parameter: TrackingSpec.Parameter
     ) -> (String, Bool) {
         let type = parameter.type
         let dot = optionalChain ? "?." : "."
@@ -97,8 +99,6 @@ extension SpecTranslator {
             }
             let (code, _) = render(inner, receiver: "\(receiver)\(dot)requiredAncestor(\(levels))", optionalChain: false, optional: false, parameter: parameter)
             return (code, true)
-        case .literal(let value):
-            return (Self.code(for: value), false)
         }
     }
 

@@ -61,7 +61,8 @@ package struct SpecTranslator: Sendable {
             taskSetName: taskSet.name,
             taskSetNameLiteral: taskSet.nameLiteral,
             taskSetAvailability: taskSet.availability,
-            tasks: taskSet.tasks
+            tasks: taskSet.tasks,
+            catalog: catalogModel(spec, fileName: fileName)
         )
     }
 

@@ -1,10 +1,10 @@
 /// Escapes spec text for the two places it lands in generated Swift: string
 /// literals and `///` comments. Nothing a spec says can end a literal or a comment
 /// early, start an interpolation, or hide code behind bidirectional-text controls.
-enum SwiftLiteral {
+package enum SwiftLiteral {
     /// A quoted Swift string literal for any text.
     static func string(_ text: String) -> String {
-        if text.utf8.allSatisfy(isPlainASCII) { return "\"\(text)\"" }
+        if text.utf8.allSatisfy(isPlainASCII) { return String.concatenating("\"", text, "\"") }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -61,6 +61,12 @@ enum SwiftLiteral {
         }
     }
 
+    /// A name as an argument label at a call site, where only `inout` needs backticks
+    /// (the compiler warns about the others').
+    static func argumentLabel(_ name: String) -> String {
+        name == "inout" ? "`inout`" : name
+    }
+
     /// Printable ASCII that needs no escape in a string literal.
     private static func isPlainASCII(_ byte: UInt8) -> Bool {
         byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
@@ -68,7 +74,7 @@ enum SwiftLiteral {
 
     /// Control characters, bidirectional controls, and other invisible format characters;
     /// `anna import` escapes the same ones in the YAML it writes.
-    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x200D: return false  // zero-width joiner: keeps emoji sequences whole
         case 0x00...0x1F, 0x7F...0x9F: return true

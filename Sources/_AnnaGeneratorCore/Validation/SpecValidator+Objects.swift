@@ -5,10 +5,10 @@ extension SpecValidationPass {
     /// `shipping` is an `Address` has two. Three is the deepest nesting Mixpanel
     /// documents for object properties; Firebase takes one (its `items`), Segment and
     /// Amplitude more, so a spec within three sends the same data to all of them.
-    static let maximumObjectDepth = 3
+    package static let maximumObjectDepth = 3
 
     /// Names a struct's members take, which a property would clash with.
-    static let reservedObjectPropertyNames: Set<String> = [
+    package static let reservedObjectPropertyNames: Set<String> = [
         "init", "self", "Self", "Type", "Protocol", "analyticsValue", "hashValue", "hash", "encode",
     ]
 

@@ -76,7 +76,7 @@ enum ParameterKind: Sendable, Hashable {
 
 extension SpecValidationPass {
     /// Factory names Swift does not allow after a dot, even in backticks.
-    static let reservedPropertyNames: Set<String> = ["init", "self", "Self", "Type", "Protocol"]
+    package static let reservedPropertyNames: Set<String> = ["init", "self", "Self", "Type", "Protocol"]
 
     /// `traits:`, `groupTraits:` or `globals:`: each entry is declared like an event parameter.
     mutating func properties(_ node: YAMLNode, kind: ParameterKind) -> [TrackingSpec.Parameter] {

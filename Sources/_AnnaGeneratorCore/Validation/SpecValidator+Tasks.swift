@@ -163,7 +163,7 @@ extension SpecValidationPass {
     /// Parses what follows `$` with the runtime's parser (``FocusExpression``), so the
     /// generated tasks and the tasks built at run time accept the same expressions.
     static func parseExpression(_ text: Substring) -> TaskExpression? {
-        FocusExpression(parsing: text).map(TaskExpression.init)
+        FocusExpression(parsing: text).map(TaskExpression.focus)
     }
 
     static func fits(_ produced: ValueType.Base, _ type: ValueType) -> Bool {
@@ -173,34 +173,16 @@ extension SpecValidationPass {
 }
 
 extension TaskExpression {
-    /// The generator's form of a parsed expression.
-    init(_ expression: FocusExpression) {
-        switch expression {
-        case .path: self = .path
-        case .index: self = .index
-        case .name: self = .name
-        case .section: self = .section
-        case .visible: self = .visible
-        case .value(let keyPath): self = .value(keyPath)
-        case .visibleDuration: self = .visibleDuration
-        case .eventName: self = .eventName
-        case .eventTime: self = .eventTime
-        case .ancestor(let levels, let inner): self = .ancestor(levels, TaskExpression(inner))
-        }
-    }
-
     /// What the expression yields, or `nil` for `$value(…)`, whose type is known at run
     /// time only, and for literals.
     var producedType: ValueType.Base? {
-        switch self {
-        case .literal: return nil
-        case .path, .name, .eventName: return .string
-        case .index, .section: return .int
-        case .visible: return .bool
-        case .visibleDuration: return .double
-        case .eventTime: return .date
-        case .value: return nil
-        case .ancestor(_, let inner): return inner.producedType
+        guard case .focus(let expression) = self, let kind = expression.producedKind else { return nil }
+        switch kind {
+        case .string: return .string
+        case .int: return .int
+        case .double: return .double
+        case .bool: return .bool
+        case .date: return .date
         }
     }
 }

@@ -1,6 +1,6 @@
 import AnnaRules
 extension SpecValidationPass {
-    static let scalarTypes: [String: ValueType.Base] = [
+    package static let scalarTypes: [String: ValueType.Base] = [
         "string": .string, "int": .int, "double": .double, "bool": .bool,
         "date": .date, "url": .url, "uuid": .uuid,
     ]
@@ -43,7 +43,7 @@ extension SpecValidationPass {
 
     /// Type names generated code refers to, besides ``SwiftNaming/reservedTypeNames``:
     /// a declared type of one of these names would shadow it.
-    static let generatedTypeNames: Set<String> = [
+    package static let generatedTypeNames: Set<String> = [
         "UserTrait", "GroupTrait", "AnalyticsGlobal", "AnalyticsScreen", "PropertyMetadata",
         "AnalyticsValueRepresentable", "AnnaSpecMetadata", "AnnaScreenMetadata",
     ]

@@ -39,7 +39,7 @@ package struct SpecValidator: Sendable {
 }
 
 /// One validation run over one spec.
-struct SpecValidationPass {
+package struct SpecValidationPass {
     let file: String
     var context = ValidationContext()
     /// Declared and inline enum types by the name parameters refer to them with.

@@ -195,40 +195,36 @@ package struct ValueType: Sendable, Hashable, CustomStringConvertible {
 
     /// The type as a spec writes it: `string`, `[int]?`, `CategorySource`.
     package var description: String {
-        var text: String
-        switch base {
-        case .named(let name), .object(let name): text = name
-        default: text = "\(base)"
-        }
+        var text = base.specName
         if isArray { text = "[\(text)]" }
         return isOptional ? text + "?" : text
     }
 }
 
-/// A value in a task's `with:`.
-package indirect enum TaskExpression: Sendable, Hashable {
+extension ValueType.Base {
+    /// The base type as a spec writes it: `string`, `uuid`, `CategorySource`. Spelled
+    /// out rather than reflected (`"\(base)"`), which costs a thousand times more.
+    package var specName: String {
+        switch self {
+        case .string: "string"
+        case .int: "int"
+        case .double: "double"
+        case .bool: "bool"
+        case .date: "date"
+        case .url: "url"
+        case .uuid: "uuid"
+        case .named(let name), .object(let name): name
+        }
+    }
+}
+
+/// A value in a task's `with:`: a literal, or a `$` expression in the runtime's own
+/// form, so the generator and tasks built at run time share one definition of them.
+package enum TaskExpression: Sendable, Hashable {
     /// A literal from the spec, checked against and resolved for the parameter's type.
     case literal(TaskLiteral)
-    /// `$path`: the node's path, `a/b/c`.
-    case path
-    /// `$index`: the node's index among its indexed siblings.
-    case index
-    /// `$name`: the node's name.
-    case name
-    /// `$section`: the node's section, for table rows.
-    case section
-    /// `$visible`: whether the node is on screen.
-    case visible
-    /// `$value(keyPath)`: the latest value recorded for a key path.
-    case value(String)
-    /// `$visibleDuration`: seconds the node has been on screen.
-    case visibleDuration
-    /// `$event.name`: the recorded event's name.
-    case eventName
-    /// `$event.time`: when the event was recorded.
-    case eventTime
-    /// `$parent.…` / `$ancestor(n).…`: the expression evaluated on the node `n` levels up.
-    case ancestor(Int, TaskExpression)
+    /// `$path`, `$index`, `$parent.name`…: what the task reads from the node it matched.
+    case focus(FocusExpression)
 }
 
 /// A literal in a task's `with:`, resolved for the parameter it fills.

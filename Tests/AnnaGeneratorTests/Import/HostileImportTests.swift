@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import _AnnaGeneratorCore
+@testable import _AnnaGovernance
 
 /// Names and descriptions that try to break the YAML: every one reads back, with
 /// Anna's parser and with a YAML 1.1 reader, as exactly the text in the plan.

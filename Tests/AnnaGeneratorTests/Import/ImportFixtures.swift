@@ -1,5 +1,6 @@
 import Foundation
 @testable import _AnnaGeneratorCore
+@testable import _AnnaGovernance
 
 /// The tracking plans under `Fixtures/Import` and what importing them gives.
 enum ImportFixtures {

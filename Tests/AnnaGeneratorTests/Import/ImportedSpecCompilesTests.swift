@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import _AnnaGeneratorCore
+@testable import _AnnaGovernance
 
 /// The proof that an import is usable: the written spec lints without a diagnostic and
 /// generates Swift that compiles (swiftc, Swift 6 mode, warnings as errors).

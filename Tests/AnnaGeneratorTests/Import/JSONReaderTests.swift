@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import _AnnaGeneratorCore
+@testable import _AnnaGovernance
 
 /// The plan reader's JSON: values with their line and column, and every malformed
 /// input a located error rather than a crash.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import _AnnaGeneratorCore
+@testable import _AnnaGovernance
 
 /// Both forms Segment exports a tracking plan in, and Typewriter 8's own `plan.json`,
 /// give the same spec; each plan's output is kept as a golden file.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import _AnnaGeneratorCore
+@testable import _AnnaGovernance
 import AnnaRules
 
 /// JSON Schema to Anna types, one rule at a time.

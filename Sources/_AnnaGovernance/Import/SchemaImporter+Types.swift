@@ -1,5 +1,6 @@
 import AnnaRules
 import Foundation
+import _AnnaGeneratorCore
 
 extension SchemaImporter {
     /// One property: its type, constraints and description, or `nil` when Anna cannot

@@ -1,4 +1,5 @@
 import AnnaRules
+import _AnnaGeneratorCore
 
 /// One difference between two versions of a tracking spec, classified for review.
 package struct SpecChange: Sendable, Hashable, Codable {
@@ -88,10 +89,13 @@ package struct SpecDiff {
         }
     }
 
+    /// The spec's header (file, names, access, providers) with nothing declared.
     private static func empty(like spec: TrackingSpec) -> TrackingSpec {
-        TrackingSpec(
-            file: spec.file, baseName: spec.baseName, namespace: spec.namespace, access: spec.access, providers: spec.providers,
-            types: [], events: [], screens: [], traits: [], groupTraits: [], globals: [], tasks: [])
+        var empty = spec
+        (empty.types, empty.objects, empty.events, empty.screens) = ([], [], [], [])
+        (empty.traits, empty.groupTraits, empty.globals, empty.tasks) = ([], [], [], [])
+        (empty.keyLocations, empty.providerLocations) = ([:], [:])
+        return empty
     }
 
     private mutating func add(

@@ -1,5 +1,6 @@
 import AnnaRules
 import Foundation
+import _AnnaGeneratorCore
 
 extension SchemaImporter {
     /// `minimum`, `maximum` and their exclusive forms (a number since draft 6, a

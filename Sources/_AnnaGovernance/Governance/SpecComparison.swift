@@ -1,4 +1,5 @@
 import Foundation
+import _AnnaGeneratorCore
 
 /// `anna diff` on spec sources: validates both sides, pairs the specs of two folders,
 /// and tells a new provider profile's violations (breaking) from an invalid spec.

@@ -1,4 +1,5 @@
 import AnnaRules
+import _AnnaGeneratorCore
 
 /// Writes an ``ImportedSpec`` as a readable `.anna.yml`: block style throughout, keys
 /// in a fixed order, every name and text quoted where YAML needs it.

@@ -1,5 +1,6 @@
 import AnnaRules
 import Foundation
+import _AnnaGeneratorCore
 
 /// Finds the rules of a Segment tracking plan in either form Segment's APIs export:
 ///

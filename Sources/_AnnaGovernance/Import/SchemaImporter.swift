@@ -1,4 +1,5 @@
 import AnnaRules
+import _AnnaGeneratorCore
 
 /// Turns the JSON Schema of a plan's properties or traits into Anna parameters,
 /// hoisting nested objects into object types and reporting, at its place in the plan,

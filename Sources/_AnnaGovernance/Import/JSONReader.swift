@@ -1,3 +1,4 @@
+import _AnnaGeneratorCore
 /// Reads JSON (RFC 8259) into ``JSONNode``s that know their line and column.
 ///
 /// Malformed input is a located ``Diagnostic``, never a crash: nesting is capped so a

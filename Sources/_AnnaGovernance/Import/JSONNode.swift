@@ -1,3 +1,4 @@
+import _AnnaGeneratorCore
 /// A JSON value with where it is written, so an import can point at the part of a
 /// plan it could not carry over. Foundation's `JSONSerialization` keeps no positions.
 package struct JSONNode: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import AnnaRules
+import _AnnaGeneratorCore
 
 /// `anna import`: a Segment tracking plan (JSON, as Segment's Public API or Config API
 /// exports it) turned into an equivalent `.anna.yml`, with a located warning for each

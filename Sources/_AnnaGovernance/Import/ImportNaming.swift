@@ -1,5 +1,6 @@
 import AnnaRules
 import Foundation
+import _AnnaGeneratorCore
 
 /// Turns a plan's names into names an Anna spec accepts, and keeps the names of one
 /// scope (an event's parameters, the events, the types) apart after conversion.

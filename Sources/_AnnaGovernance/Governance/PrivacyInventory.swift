@@ -1,4 +1,5 @@
 import AnnaRules
+import _AnnaGeneratorCore
 
 /// What `anna privacy` reports: the personal data the specs collect, where it goes,
 /// and the App Store privacy manifest entries for it.

@@ -1,4 +1,5 @@
 import Mustache
+import _AnnaGeneratorCore
 
 // Templates look values up by name. Answering with a switch instead of letting
 // Mustache reflect each model with Mirror makes rendering several times faster.

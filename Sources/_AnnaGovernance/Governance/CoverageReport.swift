@@ -1,4 +1,5 @@
 import Foundation
+import _AnnaGeneratorCore
 
 /// What `anna coverage` found for one declared event or screen.
 package struct CoverageEntry: Sendable, Codable, Hashable {

@@ -1,5 +1,6 @@
 import AnnaRules
 import Foundation
+import _AnnaGeneratorCore
 
 /// What `anna bundle` writes: the specs' tasks as data, each set with the
 /// fingerprint of the event catalog it was checked against, for
@@ -37,11 +38,11 @@ package enum TaskBundlePayload {
             let fileName = String(spec.file.split(separator: "/").last ?? Substring(spec.file))
             return Set(
                 name: spec.namespace ?? spec.baseName,
-                catalog: CatalogRenderer.fingerprint(spec),
+                catalog: spec.catalogFingerprint,
                 tasks: spec.tasks.map { task in
                     Task(
                         match: task.match, report: task.event.name,
-                        with: Dictionary(uniqueKeysWithValues: task.arguments.map { ($0.parameter.name, CatalogRenderer.withValue($0.expression, spec: spec)) }),
+                        with: Dictionary(uniqueKeysWithValues: task.arguments.map { ($0.parameter.name, spec.taskValue($0.expression)) }),
                         source: "\(fileName):\(task.location.line):\(task.location.column)")
                 })
         }

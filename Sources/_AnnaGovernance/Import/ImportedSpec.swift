@@ -1,3 +1,4 @@
+import _AnnaGeneratorCore
 /// A tracking plan read from another tool, in the terms of an Anna spec: what
 /// ``SpecYAMLWriter`` writes as `.anna.yml`.
 package struct ImportedSpec: Sendable, Hashable {

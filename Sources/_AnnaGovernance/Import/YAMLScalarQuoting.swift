@@ -1,3 +1,4 @@
+import _AnnaGeneratorCore
 /// Writes a string as a YAML scalar that every YAML reader, 1.1 or 1.2, reads back as
 /// that same string: plain when that is safe, double-quoted with escapes otherwise.
 enum YAMLScalarQuoting {

@@ -1,4 +1,5 @@
 import AnnaRules
+import _AnnaGeneratorCore
 
 extension SchemaImporter {
     /// Hoists an object schema into a type under `types:` and returns its name; an

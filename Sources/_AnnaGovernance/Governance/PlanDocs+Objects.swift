@@ -1,3 +1,4 @@
+import _AnnaGeneratorCore
 extension PlanDocs {
     /// `## Object types`: a table of properties per object type, each with an anchor
     /// that the parameters of the type link to; empty without object types.

@@ -1,5 +1,6 @@
 import AnnaRules
 import Foundation
+import _AnnaGeneratorCore
 
 /// The tracking plan as documents: Markdown (an index and a page per spec) and one
 /// self-contained HTML page with search and filters. Deterministic: the same specs

@@ -1,0 +1,77 @@
+/// Renders a ``RenderModel/CatalogModel``: the Swift appended to a spec's generated
+/// file for tasks built at run time, whatever the templates.
+///
+/// A namespace of pure functions; all state is the ``SourceText`` each call builds.
+enum CatalogRenderer {
+    /// The Swift of the catalog and the tasks as data, or nothing without a catalog.
+    /// - Parameter catalog: The model, `nil` for a spec without events.
+    /// - Returns: Swift source starting with a blank line, or an empty string.
+    static func render(_ catalog: RenderModel.CatalogModel?) -> String {
+        guard let catalog else { return "" }
+        var text = SourceText(capacity: 1024 + catalog.events.count * 640 + catalog.tasks.count * 320)
+        text += "\nextension EventCatalog {\n"
+        text += "    /// The events of \(catalog.fileName), described for tasks built at run time\n"
+        text += "    /// (task bundles, reloaded tasks): a task can only report these, with values of these types.\n"
+        text += "    /// Deprecated events are left out.\n"
+        text += "    \(catalog.access)static let \(catalog.identifier) = EventCatalog(\n"
+        text += "        name: \(catalog.nameLiteral),\n"
+        text += "        fingerprint: \(catalog.fingerprintLiteral),\n"
+        text += "        events: [\n"
+        for event in catalog.events {
+            text += "            EventDescriptor(name: "
+            text += event.nameLiteral
+            guard !event.descriptors.isEmpty else {
+                text += ", parameters: []),\n"
+                continue
+            }
+            text += ", parameters: [\n"
+            for descriptor in event.descriptors {
+                text += "                "
+                text += descriptor
+                text += ",\n"
+            }
+            text += "            ]),\n"
+        }
+        text += "        ],\n"
+        text += "        specPath: {\n            #if DEBUG\n            return \(catalog.specPathLiteral)\n            #else\n            return nil\n            #endif\n        }(),\n"
+        text += "        make: { (name: String, arguments: CatalogArguments) throws(EventCatalogError) -> AnalyticsEvent? in\n"
+        text += "            switch name {\n"
+        for event in catalog.events {
+            text += "            case "
+            text += event.nameLiteral
+            text += ":\n"
+            text += "                return "
+            text += event.factory
+            guard !event.arguments.isEmpty else {
+                text += "\n"
+                continue
+            }
+            text += "(\n"
+            for (position, argument) in event.arguments.enumerated() {
+                text += position == 0 ? "                    " : ",\n                    "
+                text += argument
+            }
+            text += "\n                )\n"
+        }
+        text += "            default:\n                return nil\n            }\n        }\n    )\n}\n"
+        renderTaskDescriptions(catalog, into: &text)
+        return text.string
+    }
+
+    private static func renderTaskDescriptions(_ catalog: RenderModel.CatalogModel, into text: inout SourceText) {
+        guard !catalog.tasks.isEmpty else { return }
+        text += "\nextension TaskDescription {\n"
+        text += "    /// The tasks of \(catalog.fileName) as data: what `TaskSet.\(catalog.identifier)` compiles,\n"
+        text += "    /// for a manager to interpret (`manager.loadTasks(_:catalog:)`) or a bundle to carry.\n"
+        text += "    \(catalog.access)static let \(catalog.identifier): [TaskDescription] = [\n"
+        for task in catalog.tasks {
+            text += "        TaskDescription(\n"
+            text += "            match: [\(task.matchLiterals.joined(separator: ", "))],\n"
+            text += "            report: \(task.reportLiteral),\n"
+            text += "            with: [\(task.withEntries.isEmpty ? ":" : task.withEntries.joined(separator: ", "))],\n"
+            text += "            source: \(task.sourceLiteral)\n"
+            text += "        ),\n"
+        }
+        text += "    ]\n}\n"
+    }
+}

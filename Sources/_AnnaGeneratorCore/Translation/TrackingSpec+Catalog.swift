@@ -1,0 +1,106 @@
+import AnnaRules
+import Foundation
+
+/// What tasks built at run time rely on, as data: the events a catalog lists, its
+/// fingerprint and the `with:` values of task descriptions. The generated catalog
+/// and `anna bundle` both come through here, so a bundle matches the catalog its
+/// app was built with.
+extension TrackingSpec {
+    /// The events a catalog lists: every event but the deprecated ones, whose
+    /// factories warn where they are called.
+    var catalogEvents: [Event] {
+        events.filter { $0.deprecationMessage == nil }
+    }
+
+    /// A stable hash of what a task may rely on: each catalog event's name and its
+    /// parameters' names, kinds, array and optional marks and enum values, in name
+    /// order, with the same of each object type's properties. Descriptions,
+    /// constraints, PII and the order of declaration do not change it. FNV-1a, 64
+    /// bits, as 16 hexadecimal digits.
+    package var catalogFingerprint: String {
+        var canonical: [UInt8] = []
+        canonical.reserveCapacity(catalogEvents.count * 256)
+        for event in catalogEvents.sorted(by: { $0.name < $1.name }) {
+            canonical += event.name.utf8
+            canonical.append(UInt8(ascii: "("))
+            for index in event.parameters.indices.sorted(by: { event.parameters[$0].name < event.parameters[$1].name }) {
+                appendCanonical(event.parameters[index], to: &canonical)
+            }
+            canonical += ")\n".utf8
+        }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in canonical {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// A `with` value as a task description holds it: an expression as `$…`, a
+    /// literal as JSON has it (URLs, UUIDs and dates as text, enum cases by raw
+    /// value, a string starting with `$` as `$$…`).
+    /// - Parameter expression: A task argument's expression.
+    /// - Returns: The value for the task's `with`.
+    package func taskValue(_ expression: TaskExpression) -> TaskValue {
+        let literal: TaskLiteral
+        switch expression {
+        case .focus(let focus): return .string("$" + focus.description)
+        case .literal(let value): literal = value
+        }
+        func text(_ raw: String) -> TaskValue { .string(raw.hasPrefix("$") ? "$" + raw : raw) }
+        switch literal {
+        case .null: return .null
+        case .string(let raw): return text(raw)
+        case .int(let number): return .int(number)
+        case .double(let number): return number.isFinite ? .double(number) : .string("\(number)")
+        case .bool(let flag): return .bool(flag)
+        case .url(let raw), .uuid(let raw): return .string(raw)
+        case .date(let seconds): return .string(Date(timeIntervalSince1970: seconds).formatted(.iso8601))
+        case .enumCase(let type, let name):
+            return text(types.first { $0.swiftName == type }?.cases.first { $0.swiftName == name }?.rawValue ?? name)
+        }
+    }
+
+    /// The descriptor kind of a parameter's base type: `string`, `enumeration`, `object`…
+    func catalogKind(_ base: ValueType.Base) -> String {
+        switch base {
+        case .named: "enumeration"
+        case .object: "object"
+        default: base.specName
+        }
+    }
+
+    /// The raw values of a parameter's enum type; empty for other types.
+    func enumValues(of parameter: Parameter) -> [String] {
+        guard case .named(let name) = parameter.type.base else { return [] }
+        return types.first { $0.name == name }?.cases.map(\.rawValue) ?? []
+    }
+
+    /// A parameter for the fingerprint: its name, kind, marks and enum values; an
+    /// object type's shape (its properties the same way, in name order, nested objects
+    /// within), since a task that reads an object relies on all of them.
+    private func appendCanonical(_ parameter: Parameter, to canonical: inout [UInt8]) {
+        canonical += parameter.name.utf8
+        canonical.append(UInt8(ascii: ":"))
+        canonical += catalogKind(parameter.type.base).utf8
+        if case .object(let name) = parameter.type.base, let object = objects.first(where: { $0.name == name }) {
+            canonical.append(UInt8(ascii: "<"))
+            for index in object.properties.indices.sorted(by: { object.properties[$0].name < object.properties[$1].name }) {
+                appendCanonical(object.properties[index], to: &canonical)
+            }
+            canonical.append(UInt8(ascii: ">"))
+        }
+        if parameter.type.isArray { canonical += "[]".utf8 }
+        if parameter.type.isOptional { canonical.append(UInt8(ascii: "?")) }
+        if case .named(let name) = parameter.type.base, let type = types.first(where: { $0.name == name }), !type.cases.isEmpty {
+            canonical.append(UInt8(ascii: "{"))
+            for (position, enumCase) in type.cases.enumerated() {
+                if position > 0 { canonical.append(UInt8(ascii: "|")) }
+                canonical += enumCase.rawValue.utf8
+            }
+            canonical.append(UInt8(ascii: "}"))
+        }
+        canonical.append(UInt8(ascii: ";"))
+    }
+}
