@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# What an app that depends on Anna checks out and how long its first build takes
+# (issue 25), beside the same app on Segment's analytics-swift.
+#   scripts/measure-app-footprint.sh anna [REV]   # a bare clone of this repository at REV (HEAD)
+#   SEGMENT_GIT=/path/to/bare/clones scripts/measure-app-footprint.sh segment
+# The app: one target using Anna with the build plugin and a one-event spec, and a
+# test target, depending on a bare clone by file:// URL as an app depends on a
+# release. Prints the working copies checked out (MB) and times
+# `swift build --target App` cold (everything but the checkouts new).
+# For Segment, SEGMENT_GIT names a folder with bare clones analytics-swift.git,
+# Sovran-Swift.git and JSONSafeEncoding-Swift.git (not on this machine's package
+# list: the search tool's fetch brings them).
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+kind=$1; rev=${2:-HEAD}
+d=$(mktemp -d /tmp/fp-$kind-XXXX)
+mkdir -p $d/app/Sources/App $d/app/Tests/AppTests
+if [ "$kind" = anna ]; then
+  git clone -q --bare ${ANNA_REPO:-$repo} $d/anna.git
+  git -C $d/anna.git branch -f measure $rev
+  cat > $d/app/Package.swift <<P
+// swift-tools-version: 6.1
+import PackageDescription
+let package = Package(name: "App", platforms: [.macOS(.v13)],
+  dependencies: [.package(url: "file://$d/anna.git", branch: "measure")],
+  targets: [
+    .target(name: "App", dependencies: [.product(name: "Anna", package: "anna")],
+            plugins: [.plugin(name: "AnnaPlugin", package: "anna")]),
+    .testTarget(name: "AppTests", dependencies: ["App", .product(name: "AnnaTesting", package: "anna")]),
+  ])
+P
+  cat > $d/app/Sources/App/app.anna.yml <<'Y'
+anna: 1
+namespace: AppAnalytics
+events:
+  categoryAdded:
+    description: A category was added.
+    parameters:
+      categoryTitle: string
+Y
+  cat > $d/app/Sources/App/App.swift <<'S'
+import Anna
+public func run(_ analytics: AnalyticsService, title: String) { analytics.report(.categoryAdded(categoryTitle: title)) }
+S
+else
+  cat > $d/app/Package.swift <<P
+// swift-tools-version: 6.1
+import PackageDescription
+let package = Package(name: "App", platforms: [.macOS(.v13)],
+  dependencies: [.package(url: "file://${SEGMENT_GIT:-/tmp/segmirror}/analytics-swift.git", from: "1.9.0")],
+  targets: [
+    .target(name: "App", dependencies: [.product(name: "Segment", package: "analytics-swift")]),
+    .testTarget(name: "AppTests", dependencies: ["App"]),
+  ])
+P
+  cat > $d/app/Sources/App/App.swift <<'S'
+import Segment
+public func run(_ analytics: Analytics, title: String) { analytics.track(name: "Category Added", properties: ["categoryTitle": title]) }
+S
+  (cd $d/app && swift package config set-mirror --original https://github.com/segmentio/sovran-swift.git --mirror file://${SEGMENT_GIT:-/tmp/segmirror}/Sovran-Swift.git && swift package config set-mirror --original https://github.com/segmentio/jsonsafeencoding-swift.git --mirror file://${SEGMENT_GIT:-/tmp/segmirror}/JSONSafeEncoding-Swift.git)
+fi
+echo 'import XCTest' > $d/app/Tests/AppTests/T.swift
+cd $d/app
+swift package resolve >/dev/null 2>&1
+echo "checked out (apparent size of the working copies, KB):"; du -s --apparent-size --block-size=1K --exclude=.git .build/checkouts/* | sed 's/^/  /'
+/usr/bin/time -f "cold build (App target): wall %e s, cpu user %U s sys %S s" swift build --target App 2>&1 | tail -3
+echo "dir: $d"
