@@ -186,8 +186,11 @@ final class BatchUploader: Sendable {
                 perform(machine.batchRead(count: batch.count, now: .now), batch: batch)
             case .send(let range):
                 guard range.upperBound <= batch.count, let answer = exchange(batch[range]) else {
-                    // A hold began: the next turn gives it to the machine, which
-                    // abandons the batch (its records must never be sent).
+                    // A hold began (or the batch is not the one the machine means):
+                    // its records must never be sent, so the round starts over, as the
+                    // machine would decide once the next turn gives it the hold.
+                    machine.abandonBatch()
+                    batch = []
                     continue
                 }
                 perform(machine.answered(answer, now: .now), batch: batch)
