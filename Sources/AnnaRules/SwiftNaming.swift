@@ -18,6 +18,12 @@ package enum SwiftNaming {
 
     /// `Order Completed` → `orderCompleted`, `URLOpened` → `urlOpened`.
     package static func lowerCamelCase(_ name: String) -> String {
+        // Most names are one word that already starts in lowercase (`orderId`): nothing
+        // to remove or lowercase, so the name itself is the result.
+        if let first = name.utf8.first, !first.isASCIIUppercase, !first.isNameSeparator,
+           !name.utf8.contains(where: \.isNameSeparator) {
+            return name
+        }
         let parts = words(name)
         guard let first = parts.first else { return "" }
         var bytes = lowercasingLeadingCapitals(first)

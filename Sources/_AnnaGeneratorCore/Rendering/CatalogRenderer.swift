@@ -19,15 +19,15 @@ enum CatalogRenderer {
         text += "        events: [\n"
         for event in catalog.events {
             text += "            EventDescriptor(name: "
-            text += event.nameLiteral
-            guard !event.descriptors.isEmpty else {
+            text.appendLiteral(event.name)
+            guard !event.parameters.isEmpty else {
                 text += ", parameters: []),\n"
                 continue
             }
             text += ", parameters: [\n"
-            for descriptor in event.descriptors {
+            for parameter in event.parameters {
                 text += "                "
-                text += descriptor
+                descriptor(parameter, into: &text)
                 text += ",\n"
             }
             text += "            ]),\n"
@@ -38,24 +38,55 @@ enum CatalogRenderer {
         text += "            switch name {\n"
         for event in catalog.events {
             text += "            case "
-            text += event.nameLiteral
+            text.appendLiteral(event.name)
             text += ":\n"
-            text += "                return "
-            text += event.factory
-            guard !event.arguments.isEmpty else {
+            text += "                return AnalyticsEvent."
+            text += event.factoryName
+            guard !event.parameters.isEmpty else {
                 text += "\n"
                 continue
             }
             text += "(\n"
-            for (position, argument) in event.arguments.enumerated() {
+            for (position, parameter) in (event.arguments ?? event.parameters).enumerated() {
                 text += position == 0 ? "                    " : ",\n                    "
-                text += argument
+                argument(parameter, into: &text)
             }
             text += "\n                )\n"
         }
         text += "            default:\n                return nil\n            }\n        }\n    )\n}\n"
         renderTaskDescriptions(catalog, into: &text)
         return text.string
+    }
+
+    /// `ParameterDescriptor(name: "title", type: String.self, kind: .string)`.
+    private static func descriptor(_ parameter: RenderModel.CatalogParameterModel, into text: inout SourceText) {
+        text += "ParameterDescriptor(name: "
+        text.appendLiteral(parameter.name)
+        text += ", type: "
+        text += parameter.valueType
+        text += ".self, kind: ."
+        text += parameter.kind
+        if parameter.isArray { text += ", isArray: true" }
+        if parameter.isOptional { text += ", isOptional: true" }
+        if !parameter.enumValues.isEmpty {
+            text += ", enumValues: ["
+            for (position, value) in parameter.enumValues.enumerated() {
+                if position > 0 { text += ", " }
+                text.appendLiteral(value)
+            }
+            text += "]"
+        }
+        text += ")"
+    }
+
+    /// `title: try arguments.required("title", as: String.self)`.
+    private static func argument(_ parameter: RenderModel.CatalogParameterModel, into text: inout SourceText) {
+        text += parameter.label
+        text += parameter.isOptional ? ": try arguments.optional(" : ": try arguments.required("
+        text.appendLiteral(parameter.name)
+        text += ", as: "
+        text += parameter.valueType
+        text += ".self)"
     }
 
     private static func renderTaskDescriptions(_ catalog: RenderModel.CatalogModel, into text: inout SourceText) {

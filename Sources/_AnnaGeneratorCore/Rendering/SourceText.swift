@@ -23,6 +23,19 @@ struct SourceText {
         text.bytes.append(contentsOf: other.bytes)
     }
 
+    /// Appends `text` as a quoted Swift string literal, as ``SwiftLiteral/string(_:)``
+    /// writes it; printable ASCII, the usual case, is copied without building the
+    /// literal first.
+    mutating func appendLiteral(_ text: String) {
+        guard text.utf8.allSatisfy(SwiftLiteral.isPlainASCII) else {
+            self += SwiftLiteral.string(text)
+            return
+        }
+        bytes.append(UInt8(ascii: "\""))
+        self += text
+        bytes.append(UInt8(ascii: "\""))
+    }
+
     /// The text as a `String`.
     var string: String {
         String(decoding: bytes, as: UTF8.self)

@@ -21,18 +21,39 @@ extension RenderModel {
         package var tasks: [TaskDescriptionModel]
     }
 
-    /// One event of the catalog.
+    /// One event of the catalog. Its names are written as literals when rendered,
+    /// straight into the output, rather than quoted into strings of their own here.
     package struct CatalogEventModel: Sendable {
-        /// The event's wire name as a literal.
-        package var nameLiteral: String
-        /// `ParameterDescriptor(name: "title", type: String.self, kind: .string)`, one per
-        /// parameter in declaration order.
-        package var descriptors: [String]
-        /// `AnalyticsEvent.categoryAdded`: the factory the catalog's `make` calls.
-        package var factory: String
-        /// `categoryTitle: try arguments.required("categoryTitle", as: String.self)`, in
-        /// the factory's order; empty for an event without parameters.
-        package var arguments: [String]
+        /// The event's wire name, unquoted.
+        package var name: String
+        /// The escaped Swift name of the factory the catalog's `make` calls:
+        /// `categoryAdded` for `AnalyticsEvent.categoryAdded`.
+        package var factoryName: String
+        /// One per parameter in declaration order, for its `ParameterDescriptor`.
+        package var parameters: [CatalogParameterModel]
+        /// Whether the factory takes its parameters in another order than declared
+        /// (optional ones move last); `parameters` in the factory's order when so.
+        package var arguments: [CatalogParameterModel]?
+    }
+
+    /// A parameter of a catalog event: its descriptor
+    /// (`ParameterDescriptor(name: "title", type: String.self, kind: .string)`) and its
+    /// argument to the factory (`title: try arguments.required("title", as: String.self)`).
+    package struct CatalogParameterModel: Sendable {
+        /// The wire name, unquoted.
+        package var name: String
+        /// The factory's argument label.
+        package var label: String
+        /// The Swift type of a value, without the optional mark.
+        package var valueType: String
+        /// The descriptor kind: `string`, `enumeration`, `object`…
+        package var kind: String
+        /// Whether the parameter is an array.
+        package var isArray: Bool
+        /// Whether the parameter is optional.
+        package var isOptional: Bool
+        /// The raw values of its enum type, unquoted; empty for other types.
+        package var enumValues: [String]
     }
 
     /// One task as a `TaskDescription`.

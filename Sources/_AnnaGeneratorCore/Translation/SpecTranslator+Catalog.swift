@@ -28,27 +28,25 @@ extension SpecTranslator {
     }
 
     private func catalogEventModel(_ event: TrackingSpec.Event, spec: TrackingSpec) -> RenderModel.CatalogEventModel {
-        RenderModel.CatalogEventModel(
-            nameLiteral: SwiftLiteral.string(event.name),
-            descriptors: event.parameters.map { descriptor($0, spec: spec) },
-            factory: String.concatenating("AnalyticsEvent.", SwiftNaming.escaped(event.swiftName)),
-            arguments: event.parameters.isEmpty ? [] : event.signatureParameters.map { parameter in
-                let method = parameter.type.isOptional ? "optional" : "required"
-                return String.concatenating(
-                    SwiftLiteral.argumentLabel(parameter.swiftName), ": try arguments.", method, "(", SwiftLiteral.string(parameter.name),
-                    ", as: ", parameter.swiftValueType, ".self)")
-            }
+        let parameters = event.parameters.map { catalogParameterModel($0, spec: spec) }
+        return RenderModel.CatalogEventModel(
+            name: event.name,
+            factoryName: SwiftNaming.escaped(event.swiftName),
+            parameters: parameters,
+            arguments: event.parameters.isRequiredFirst ? nil : event.signatureParameters.map { catalogParameterModel($0, spec: spec) }
         )
     }
 
-    private func descriptor(_ parameter: TrackingSpec.Parameter, spec: TrackingSpec) -> String {
-        let values = spec.enumValues(of: parameter)
-        return String.concatenating(
-            "ParameterDescriptor(name: ", SwiftLiteral.string(parameter.name), ", type: ", parameter.swiftValueType,
-            ".self, kind: .", spec.catalogKind(parameter.type.base),
-            parameter.type.isArray ? ", isArray: true" : "", parameter.type.isOptional ? ", isOptional: true" : "",
-            values.isEmpty ? "" : String.concatenating(", enumValues: [", values.map(SwiftLiteral.string).joined(separator: ", "), "]"),
-            ")")
+    private func catalogParameterModel(_ parameter: TrackingSpec.Parameter, spec: TrackingSpec) -> RenderModel.CatalogParameterModel {
+        RenderModel.CatalogParameterModel(
+            name: parameter.name,
+            label: SwiftLiteral.argumentLabel(parameter.swiftName),
+            valueType: parameter.swiftValueType,
+            kind: spec.catalogKind(parameter.type.base),
+            isArray: parameter.type.isArray,
+            isOptional: parameter.type.isOptional,
+            enumValues: spec.enumValues(of: parameter)
+        )
     }
 
     /// A `with` value as a `TaskDescription.Value` literal.

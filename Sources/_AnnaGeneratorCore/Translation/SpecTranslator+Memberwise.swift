@@ -18,33 +18,40 @@ extension SpecTranslator {
     /// The arguments, dictionary entries and optional assignments of `ordered`, writing
     /// into the dictionary named `dictionary`.
     func memberwiseParts(_ ordered: [TrackingSpec.Parameter], dictionary: String) -> MemberwiseParts {
-        let arguments = ordered.enumerated().map { index, parameter in
-            let separator = index == ordered.count - 1 ? "" : ","
-            return String.concatenating(
-                SwiftNaming.escaped(parameter.swiftName), ": ", parameter.swiftType, parameter.type.isOptional ? " = nil" : "", separator)
-        }
         // A typed dictionary literal plus updateValue(_:forKey:) type-checks in about half
         // the time of one subscript assignment per parameter (scripts/measure-generator.sh).
-        let required = ordered.filter { !$0.type.isOptional }
-        let requiredEntries = required.enumerated().map { index, parameter in
-            let separator = index == required.count - 1 ? "" : ","
-            return String.concatenating(SwiftLiteral.string(parameter.name), ": ", SwiftNaming.escaped(parameter.swiftName), ".analyticsValue", separator)
-        }
-        let optionalAssignments = ordered.filter(\.type.isOptional).map { parameter in
-            let name = SwiftNaming.escaped(parameter.swiftName)
-            return String.concatenating(
-                "if let ", name, " { ", dictionary, ".updateValue(", name, ".analyticsValue, forKey: ", SwiftLiteral.string(parameter.name), ") }")
+        // Optionals come last in `ordered`, so the required ones are a prefix of it.
+        let requiredCount = ordered.firstIndex(where: \.type.isOptional) ?? ordered.count
+        var arguments: [String] = []
+        arguments.reserveCapacity(ordered.count)
+        var requiredEntries: [String] = []
+        requiredEntries.reserveCapacity(requiredCount)
+        var optionalAssignments: [String] = []
+        optionalAssignments.reserveCapacity(ordered.count - requiredCount)
+        for index in ordered.indices {
+            let isOptional = ordered[index].type.isOptional
+            let name = SwiftNaming.escaped(ordered[index].swiftName)
+            arguments.append(String.concatenating(
+                name, ": ", ordered[index].swiftType, isOptional ? " = nil" : "", index == ordered.count - 1 ? "" : ","))
+            if isOptional {
+                optionalAssignments.append(String.concatenating(
+                    "if let ", name, " { ", dictionary, ".updateValue(", name, ".analyticsValue, forKey: ",
+                    SwiftLiteral.string(ordered[index].name), ") }"))
+            } else {
+                requiredEntries.append(String.concatenating(
+                    SwiftLiteral.string(ordered[index].name), ": ", name, ".analyticsValue", index == requiredCount - 1 ? "" : ","))
+            }
         }
         return MemberwiseParts(arguments: arguments, requiredEntries: requiredEntries, optionalAssignments: optionalAssignments)
     }
 
     /// The ` - Parameters:` doc lines of the documented ones; empty when none is.
     func parameterDocLines(_ ordered: [TrackingSpec.Parameter]) -> [String] {
+        guard ordered.contains(where: { !($0.description?.isBlank ?? true) }) else { return [] }
         let documented = ordered.compactMap { parameter -> (String, [String])? in
             let text = docLines(parameter.description)
             return text.isEmpty ? nil : (parameter.swiftName, text)
         }
-        guard !documented.isEmpty else { return [] }
         var lines = [" - Parameters:"]
         for (name, text) in documented {
             lines.append("   - \(name):\(text.first ?? "")")

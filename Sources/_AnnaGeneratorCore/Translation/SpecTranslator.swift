@@ -11,10 +11,7 @@ package struct SpecTranslator: Sendable {
     /// - Returns: The model the file template renders.
     package func translate(_ spec: TrackingSpec) -> RenderModel {
         let access = spec.access == .public ? "public " : ""
-        let foundationTypes: [ValueType.Base] = [.date, .url, .uuid]
-        let allParameters = (spec.events + spec.screens).flatMap(\.parameters) + spec.traits + spec.groupTraits + spec.globals
-            + spec.objects.flatMap(\.properties)
-        let usesFoundation = allParameters.contains { foundationTypes.contains($0.type.base) }
+        let usesFoundation = Self.usesFoundation(spec)
         let objects = Dictionary(uniqueKeysWithValues: spec.objects.map { ($0.name, $0) })
         let metadata = spec.events.compactMap { metadataModel($0, objects: objects) }
         let metadataNames = Set(metadata.map(\.name))
@@ -64,6 +61,22 @@ package struct SpecTranslator: Sendable {
             tasks: taskSet.tasks,
             catalog: catalogModel(spec, fileName: fileName)
         )
+    }
+
+    /// Whether a parameter, property or object property has a Foundation type (`Date`,
+    /// `URL`, `UUID`), so the file imports Foundation. Reads the spec in place.
+    private static func usesFoundation(_ spec: TrackingSpec) -> Bool {
+        func isFoundation(_ parameter: TrackingSpec.Parameter) -> Bool {
+            switch parameter.type.base {
+            case .date, .url, .uuid: true
+            default: false
+            }
+        }
+        return spec.events.contains { $0.parameters.contains(where: isFoundation) }
+            || spec.screens.contains { $0.parameters.contains(where: isFoundation) }
+            || spec.traits.contains(where: isFoundation) || spec.groupTraits.contains(where: isFoundation)
+            || spec.globals.contains(where: isFoundation)
+            || spec.objects.contains { $0.properties.contains(where: isFoundation) }
     }
 
     private func enumModel(_ type: TrackingSpec.EnumType) -> RenderModel.EnumModel {
@@ -147,12 +160,20 @@ package struct SpecTranslator: Sendable {
     ) -> RenderModel.MetadataModel? {
         var arguments: [String] = []
         if event.consent != "analytics" { arguments.append("consent: \(SwiftLiteral.string(event.consent))") }
-        var piiKeys = event.parameters.filter(\.isPII).map(\.name)
-        var constrained = event.parameters.filter { !$0.constraints.isEmpty }.map { ($0.name, $0.constraints) }
-        for parameter in event.parameters {
-            let nested = Self.nestedRules(of: parameter, path: parameter.name, objects: objects)
-            piiKeys += nested.pii
-            constrained += nested.constraints.map { ($0.path, $0.constraint) }
+        var piiKeys: [String] = []
+        var constrained: [(String, ParameterConstraint)] = []
+        for index in event.parameters.indices where event.parameters[index].isPII {
+            piiKeys.append(event.parameters[index].name)
+        }
+        for index in event.parameters.indices where !event.parameters[index].constraints.isEmpty {
+            constrained.append((event.parameters[index].name, event.parameters[index].constraints))
+        }
+        if !objects.isEmpty {
+            for parameter in event.parameters {
+                let nested = Self.nestedRules(of: parameter, path: parameter.name, objects: objects)
+                piiKeys += nested.pii
+                constrained += nested.constraints.map { ($0.path, $0.constraint) }
+            }
         }
         let pii = piiKeys.map(SwiftLiteral.string)
         if !pii.isEmpty { arguments.append("piiKeys: [\(pii.joined(separator: ", "))]") }
@@ -184,7 +205,7 @@ package struct SpecTranslator: Sendable {
     /// Comment lines with the leading space the `///` needs, or none for an empty
     /// line; no lines for a missing or blank description.
     func docLines(_ text: String?) -> [String] {
-        guard let text, !text.allSatisfy(\.isWhitespace) else { return [] }
+        guard let text, !text.isBlank else { return [] }
         return SwiftLiteral.commentLines(text).map { $0.isEmpty ? "" : " \($0)" }
     }
 }

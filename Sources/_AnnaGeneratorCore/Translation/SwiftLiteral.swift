@@ -68,7 +68,7 @@ package enum SwiftLiteral {
     }
 
     /// Printable ASCII that needs no escape in a string literal.
-    private static func isPlainASCII(_ byte: UInt8) -> Bool {
+    static func isPlainASCII(_ byte: UInt8) -> Bool {
         byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
     }
 

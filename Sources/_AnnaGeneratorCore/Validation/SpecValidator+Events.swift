@@ -190,7 +190,7 @@ extension SpecValidationPass {
         }
     }
 
-    private mutating func constraints(_ fields: [String: YAMLPair], type: ValueType, owner: ParameterOwner) -> ParameterConstraint? {
+    private mutating func constraints(_ fields: MappingFields, type: ValueType, owner: ParameterOwner) -> ParameterConstraint? {
         var constraints = ParameterConstraint()
         var valid = true
         let isNumber = type.base == .int || type.base == .double

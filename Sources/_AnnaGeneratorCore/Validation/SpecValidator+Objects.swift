@@ -37,7 +37,7 @@ extension SpecValidationPass {
 
     /// Reads an object type's `description:` and `properties:`; each property is
     /// written exactly like an event parameter.
-    mutating func defineObject(_ pair: YAMLPair, fields: [String: YAMLPair]) {
+    mutating func defineObject(_ pair: YAMLPair, fields: MappingFields) {
         let name = pair.key
         guard var object = objects[name], let propertiesField = fields["properties"] else { return }
         object.description = context.string(fields["description"], expected: "a description")

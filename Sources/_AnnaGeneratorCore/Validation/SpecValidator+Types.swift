@@ -11,7 +11,7 @@ extension SpecValidationPass {
     /// refer to types declared after them.
     mutating func declareTypes(_ node: YAMLNode) {
         guard let pairs = context.pairs(of: node, expected: "'types'") else { return }
-        var declaredObjects: [(pair: YAMLPair, fields: [String: YAMLPair])] = []
+        var declaredObjects: [(pair: YAMLPair, fields: MappingFields)] = []
         for pair in pairs {
             guard let fields = context.entries(of: pair.value, allowed: ["description", "enum", "properties"], in: "type '\(pair.key)'") else {
                 rejectedTypeNames.insert(pair.key)
@@ -127,6 +127,7 @@ extension SpecValidationPass {
 
     /// Parses `T`, `T?`, `[T]`, `[T]?`.
     mutating func valueType(_ text: String, at location: SourceLocation, for owner: some CustomStringConvertible) -> ValueType? {
+        if let type = simpleValueType(text) { return type }
         var body = Substring(text).trimmingSpaces
         var isOptional = false
         if body.hasSuffix("?") {
@@ -167,6 +168,49 @@ extension SpecValidationPass {
             context.error("type '\(text)' of \(owner) is malformed; write T, T?, [T] or [T]? with T one of: \(known.joined(separator: ", "))", at: location)
         } else {
             context.error("unknown type '\(name)' for \(owner)\(Suggestion.hint(for: name, in: known))", at: location)
+        }
+        return nil
+    }
+}
+
+extension SpecValidationPass {
+    /// The usual spelling, `T` or `T?` with `T` a scalar type or a declared type's
+    /// name of ASCII letters and digits, read from the bytes; `nil` for anything
+    /// else, which ``valueType(_:at:for:)`` reads in full.
+    private func simpleValueType(_ text: String) -> ValueType? {
+        let bytes = text.utf8
+        guard var end = bytes.indices.last else { return nil }
+        let isOptional = bytes[end] == UInt8(ascii: "?")
+        if !isOptional { end = bytes.index(after: end) }
+        let body = bytes[..<end]
+        guard !body.isEmpty, body.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit }) else { return nil }
+        if let scalar = Self.scalarType(body) {
+            return ValueType(base: scalar, isArray: false, isOptional: isOptional)
+        }
+        let name = isOptional ? String(text.dropLast()) : text
+        if types[name] != nil {
+            return ValueType(base: .named(name), isArray: false, isOptional: isOptional)
+        }
+        if objects[name] != nil {
+            return ValueType(base: .object(name), isArray: false, isOptional: isOptional)
+        }
+        return nil
+    }
+
+    /// The scalar type spelled by `name`'s bytes, as ``scalarTypes`` maps them.
+    private static func scalarType(_ name: Substring.UTF8View) -> ValueType.Base? {
+        switch name.count {
+        case 3:
+            if name.elementsEqual("int".utf8) { return .int }
+            if name.elementsEqual("url".utf8) { return .url }
+        case 4:
+            if name.elementsEqual("bool".utf8) { return .bool }
+            if name.elementsEqual("date".utf8) { return .date }
+            if name.elementsEqual("uuid".utf8) { return .uuid }
+        case 6:
+            if name.elementsEqual("string".utf8) { return .string }
+            if name.elementsEqual("double".utf8) { return .double }
+        default: break
         }
         return nil
     }

@@ -122,7 +122,7 @@ package struct SpecValidationPass {
             globals: globals,
             tasks: tasks
         )
-        spec.keyLocations = top.mapValues(\.keyLocation)
+        spec.keyLocations = top.keyLocations
         spec.providerLocations = providerLocations
         return spec
     }

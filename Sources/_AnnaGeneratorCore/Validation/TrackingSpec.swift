@@ -75,7 +75,7 @@ extension TrackingSpec {
         /// Properties in the memberwise initializer's order: required ones first, then
         /// optional ones (which default to `nil`), each group in file order.
         package var signatureProperties: [Parameter] {
-            properties.filter { !$0.type.isOptional } + properties.filter(\.type.isOptional)
+            properties.requiredFirst
         }
         /// Where it is declared.
         package var location: SourceLocation
@@ -106,7 +106,7 @@ extension TrackingSpec {
         /// Parameters in the generated factory's order: required ones first, then
         /// optional ones (which default to `nil`), each group in file order.
         package var signatureParameters: [Parameter] {
-            parameters.filter { !$0.type.isOptional } + parameters.filter(\.type.isOptional)
+            parameters.requiredFirst
         }
         /// Where the event's name is written.
         package var location: SourceLocation
@@ -247,4 +247,23 @@ package enum TaskLiteral: Sendable, Hashable {
     case date(secondsSince1970: Double)
     /// A case of an enum type, by Swift names.
     case enumCase(type: String, case: String)
+}
+
+extension [TrackingSpec.Parameter] {
+    /// The required ones, then the optional ones, each in declaration order: the
+    /// array itself, without a copy, when it is already so ordered, as it usually is.
+    var requiredFirst: [TrackingSpec.Parameter] {
+        guard !isRequiredFirst else { return self }
+        var ordered: [TrackingSpec.Parameter] = []
+        ordered.reserveCapacity(count)
+        for index in indices where !self[index].type.isOptional { ordered.append(self[index]) }
+        for index in indices where self[index].type.isOptional { ordered.append(self[index]) }
+        return ordered
+    }
+
+    /// Whether no required one follows an optional one.
+    var isRequiredFirst: Bool {
+        guard let firstOptional = firstIndex(where: \.type.isOptional) else { return true }
+        return !self[firstOptional...].contains { !$0.type.isOptional }
+    }
 }

@@ -15,20 +15,21 @@ struct ValidationContext {
     /// The entries of a mapping whose keys are all in `allowed`; unknown keys are reported.
     mutating func entries(
         of node: YAMLNode, allowed: [String], in context: @autoclosure () -> String
-    ) -> [String: YAMLPair]? {
+    ) -> MappingFields? {
         guard case .mapping(let pairs) = node.content else {
             error("\(context()) must be a mapping with the keys \(allowed.joined(separator: ", ")), not \(node.kindDescription)", at: node.location)
             return nil
         }
-        var result: [String: YAMLPair] = [:]
+        guard pairs.contains(where: { !allowed.contains($0.key) }) else { return MappingFields(pairs) }
+        var known: [YAMLPair] = []
         for pair in pairs {
             if allowed.contains(pair.key) {
-                result[pair.key] = pair
+                known.append(pair)
             } else {
                 error("unknown key '\(pair.key)' in \(context())\(Suggestion.hint(for: pair.key, in: allowed))", at: pair.keyLocation)
             }
         }
-        return result
+        return MappingFields(known)
     }
 
     /// A mapping's pairs, or an error naming what was expected.
