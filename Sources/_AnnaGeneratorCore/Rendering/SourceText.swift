@@ -2,42 +2,88 @@
 ///
 /// Appending a `String` to a `String` costs several hundred instructions whatever
 /// its length, and a 1,000-event spec's file is written in some 300,000 pieces;
-/// copying each piece's bytes into one buffer costs a few dozen.
-struct SourceText {
-    /// The text so far.
-    private(set) var bytes: [UInt8] = []
+/// copying each piece's bytes into one buffer costs a few dozen. The buffer is its
+/// own, grown by doubling, so an append is a capacity check and a copy; the text is
+/// not copyable, so the buffer has one owner, which frees it.
+struct SourceText: ~Copyable {
+    /// The bytes; `count` of them are written.
+    private var base: UnsafeMutablePointer<UInt8>
+    /// How many bytes fit before the buffer grows.
+    private var capacity: Int
+    /// How many bytes are written.
+    private(set) var count = 0
 
     /// An empty text with room for `capacity` bytes.
     init(capacity: Int) {
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    /// Appends bytes.
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        let end = count + bytes.count
+        if end > capacity { grow(toHold: end) }
+        (base + count).initialize(from: source, count: bytes.count)
+        count = end
+    }
+
+    /// Appends one byte.
+    mutating func append(_ byte: UInt8) {
+        if count == capacity { grow(toHold: count + 1) }
+        (base + count).initialize(to: byte)
+        count += 1
     }
 
     /// Appends a string's UTF-8 bytes.
     static func += (text: inout SourceText, string: String) {
         var string = string
-        string.withUTF8 { text.bytes.append(contentsOf: $0) }
+        string.withUTF8 { text.append($0) }
     }
 
     /// Appends another text's bytes.
-    static func += (text: inout SourceText, other: SourceText) {
-        text.bytes.append(contentsOf: other.bytes)
+    static func += (text: inout SourceText, other: borrowing SourceText) {
+        text.append(UnsafeBufferPointer(start: other.base, count: other.count))
     }
 
     /// Appends `text` as a quoted Swift string literal, as ``SwiftLiteral/string(_:)``
     /// writes it; printable ASCII, the usual case, is copied without building the
     /// literal first.
     mutating func appendLiteral(_ text: String) {
-        guard text.utf8.allSatisfy(SwiftLiteral.isPlainASCII) else {
-            self += SwiftLiteral.string(text)
-            return
+        var text = text
+        let isPlain = text.withUTF8 { bytes in
+            guard bytes.allSatisfy(SwiftLiteral.isPlainASCII) else { return false }
+            append(UInt8(ascii: "\""))
+            append(bytes)
+            append(UInt8(ascii: "\""))
+            return true
         }
-        bytes.append(UInt8(ascii: "\""))
-        self += text
-        bytes.append(UInt8(ascii: "\""))
+        if !isPlain { self += SwiftLiteral.string(text) }
+    }
+
+    /// The text as a `String`, leaving the text empty with its capacity kept, to
+    /// build the next one in: a string of several pieces costs one allocation so.
+    mutating func takeString() -> String {
+        defer { count = 0 }
+        return string
     }
 
     /// The text as a `String`.
     var string: String {
-        String(decoding: bytes, as: UTF8.self)
+        String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
+    }
+
+    /// Moves the bytes to a buffer that holds at least `needed`, doubling the capacity.
+    private mutating func grow(toHold needed: Int) {
+        let newCapacity = max(needed, capacity * 2)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
     }
 }

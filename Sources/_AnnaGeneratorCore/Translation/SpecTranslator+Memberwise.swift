@@ -28,18 +28,34 @@ extension SpecTranslator {
         requiredEntries.reserveCapacity(requiredCount)
         var optionalAssignments: [String] = []
         optionalAssignments.reserveCapacity(ordered.count - requiredCount)
+        var text = SourceText(capacity: 256)
         for index in ordered.indices {
             let isOptional = ordered[index].type.isOptional
             let name = SwiftNaming.escaped(ordered[index].swiftName)
-            arguments.append(String.concatenating(
-                name, ": ", ordered[index].swiftType, isOptional ? " = nil" : "", index == ordered.count - 1 ? "" : ","))
+            text += name
+            text += ": "
+            text += ordered[index].swiftType
+            if isOptional { text += " = nil" }
+            if index != ordered.count - 1 { text += "," }
+            arguments.append(text.takeString())
             if isOptional {
-                optionalAssignments.append(String.concatenating(
-                    "if let ", name, " { ", dictionary, ".updateValue(", name, ".analyticsValue, forKey: ",
-                    SwiftLiteral.string(ordered[index].name), ") }"))
+                text += "if let "
+                text += name
+                text += " { "
+                text += dictionary
+                text += ".updateValue("
+                text += name
+                text += ".analyticsValue, forKey: "
+                text.appendLiteral(ordered[index].name)
+                text += ") }"
+                optionalAssignments.append(text.takeString())
             } else {
-                requiredEntries.append(String.concatenating(
-                    SwiftLiteral.string(ordered[index].name), ": ", name, ".analyticsValue", index == requiredCount - 1 ? "" : ","))
+                text.appendLiteral(ordered[index].name)
+                text += ": "
+                text += name
+                text += ".analyticsValue"
+                if index != requiredCount - 1 { text += "," }
+                requiredEntries.append(text.takeString())
             }
         }
         return MemberwiseParts(arguments: arguments, requiredEntries: requiredEntries, optionalAssignments: optionalAssignments)

@@ -18,13 +18,15 @@ extension TrackingSpec {
     /// constraints, PII and the order of declaration do not change it. FNV-1a, 64
     /// bits, as 16 hexadecimal digits.
     package var catalogFingerprint: String {
+        let catalogEvents = catalogEvents
         var canonical: [UInt8] = []
         canonical.reserveCapacity(catalogEvents.count * 256)
-        for event in catalogEvents.sorted(by: { $0.name < $1.name }) {
-            canonical += event.name.utf8
+        for eventIndex in catalogEvents.indices.sorted(by: { catalogEvents[$0].name < catalogEvents[$1].name }) {
+            let parameters = catalogEvents[eventIndex].parameters
+            canonical += catalogEvents[eventIndex].name.utf8
             canonical.append(UInt8(ascii: "("))
-            for index in event.parameters.indices.sorted(by: { event.parameters[$0].name < event.parameters[$1].name }) {
-                appendCanonical(event.parameters[index], to: &canonical)
+            for index in Self.indicesByName(parameters) {
+                appendCanonical(parameters[index], to: &canonical)
             }
             canonical += ")\n".utf8
         }
@@ -77,6 +79,22 @@ extension TrackingSpec {
         return types.first { $0.name == name }?.cases.map(\.rawValue) ?? []
     }
 
+    /// The indices of `parameters` in name order. An event has a handful, so they are
+    /// sorted by insertion, in place, which is cheaper than a general sort at that size.
+    private static func indicesByName(_ parameters: [Parameter]) -> [Int] {
+        var order = Array(parameters.indices)
+        for position in order.indices.dropFirst() {
+            let index = order[position]
+            var slot = position
+            while slot > 0, parameters[index].name < parameters[order[slot - 1]].name {
+                order[slot] = order[slot - 1]
+                slot -= 1
+            }
+            order[slot] = index
+        }
+        return order
+    }
+
     /// A parameter for the fingerprint: its name, kind, marks and enum values; an
     /// object type's shape (its properties the same way, in name order, nested objects
     /// within), since a task that reads an object relies on all of them.
@@ -86,7 +104,7 @@ extension TrackingSpec {
         canonical += catalogKind(parameter.type.base).utf8
         if case .object(let name) = parameter.type.base, let object = objects.first(where: { $0.name == name }) {
             canonical.append(UInt8(ascii: "<"))
-            for index in object.properties.indices.sorted(by: { object.properties[$0].name < object.properties[$1].name }) {
+            for index in Self.indicesByName(object.properties) {
                 appendCanonical(object.properties[index], to: &canonical)
             }
             canonical.append(UInt8(ascii: ">"))
