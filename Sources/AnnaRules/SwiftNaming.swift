@@ -7,8 +7,11 @@
 package enum SwiftNaming {
     /// Names are ASCII: a letter, then letters, digits and separators.
     package static func isValidName(_ name: String) -> Bool {
-        guard let first = name.utf8.first, first.isASCIILetter else { return false }
-        return name.utf8.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0.isNameSeparator }
+        var name = name
+        return name.withUTF8 { bytes in
+            guard let first = bytes.first, first.isASCIILetter else { return false }
+            return bytes.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || $0.isNameSeparator }
+        }
     }
 
     /// The words of a valid name: the runs between separators.
@@ -20,10 +23,12 @@ package enum SwiftNaming {
     package static func lowerCamelCase(_ name: String) -> String {
         // Most names are one word that already starts in lowercase (`orderId`): nothing
         // to remove or lowercase, so the name itself is the result.
-        if let first = name.utf8.first, !first.isASCIIUppercase, !first.isNameSeparator,
-           !name.utf8.contains(where: \.isNameSeparator) {
-            return name
+        var whole = name
+        let isOneLowercaseWord = whole.withUTF8 { bytes in
+            guard let first = bytes.first, !first.isASCIIUppercase else { return false }
+            return !bytes.contains(where: \.isNameSeparator)
         }
+        if isOneLowercaseWord { return name }
         let parts = words(name)
         guard let first = parts.first else { return "" }
         var bytes = lowercasingLeadingCapitals(first)

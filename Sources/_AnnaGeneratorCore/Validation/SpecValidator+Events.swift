@@ -10,8 +10,9 @@ extension SpecValidationPass {
         let word = kind.word
         guard let pairs = context.pairs(of: node, expected: "'\(kind.section)'") else { return [] }
         var events: [TrackingSpec.Event] = []
-        var swiftNames: [String: (String, SourceLocation)] = [:]
-        var wireNames: [String: (String, SourceLocation)] = [:]
+        events.reserveCapacity(pairs.count)
+        var swiftNames = NameTable(capacity: pairs.count)
+        var wireNames = NameTable(capacity: pairs.count)
         for pair in pairs {
             guard SwiftNaming.isValidName(pair.key) else {
                 context.error("\(word) name '\(pair.key)' cannot become a Swift name; use ASCII letters, digits, spaces, '_', '-' or '.', starting with a letter", at: pair.keyLocation)
@@ -27,14 +28,14 @@ extension SpecValidationPass {
                 context.error("\(word)s '\(other)' (line \(location.line), column \(location.column)) and '\(pair.key)' both become '\(swiftName)' in Swift; rename one of them", at: pair.keyLocation)
                 continue
             }
-            swiftNames[swiftName] = (pair.key, pair.keyLocation)
+            swiftNames.take(swiftName, by: (pair.key, pair.keyLocation))
             guard let event = event(named: pair.key, swiftName: swiftName, node: pair.value, at: pair.keyLocation, kind: kind) else { continue }
             // Screens may rename themselves on the wire, so two can end up with one name.
             if let (other, location) = wireNames[event.name] {
                 context.error("screens '\(other)' (line \(location.line), column \(location.column)) and '\(pair.key)' are both sent as '\(event.name)'; give one of them another 'name:'", at: pair.keyLocation)
                 continue
             }
-            wireNames[event.name] = (pair.key, pair.keyLocation)
+            wireNames.take(event.name, by: (pair.key, pair.keyLocation))
             events.append(event)
         }
         return events
@@ -83,7 +84,8 @@ extension SpecValidationPass {
     private mutating func parameters(_ node: YAMLNode, event: String, kind: ParameterKind) -> [TrackingSpec.Parameter] {
         guard let pairs = context.pairs(of: node, expected: "'parameters' of \(kind.word) '\(event)'") else { return [] }
         var parameters: [TrackingSpec.Parameter] = []
-        var swiftNames: [String: (String, SourceLocation)] = [:]
+        parameters.reserveCapacity(pairs.count)
+        var swiftNames = NameTable(capacity: pairs.count)
         for pair in pairs {
             let owner = ParameterOwner(parameter: pair.key, event: event, kind: kind)
             guard SwiftNaming.isValidName(pair.key) else {
@@ -99,7 +101,7 @@ extension SpecValidationPass {
                 context.error("parameters '\(other)' (line \(location.line), column \(location.column)) and '\(pair.key)' of \(kind.word) '\(event)' both become '\(swiftName)' in Swift; rename one of them", at: pair.keyLocation)
                 continue
             }
-            swiftNames[swiftName] = (pair.key, pair.keyLocation)
+            swiftNames.take(swiftName, by: (pair.key, pair.keyLocation))
             if let parameter = typedParameter(pair, swiftName: swiftName, owner: owner) {
                 parameters.append(parameter)
             }

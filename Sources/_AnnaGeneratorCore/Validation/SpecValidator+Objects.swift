@@ -50,8 +50,8 @@ extension SpecValidationPass {
             dropObject(name)
             return
         }
-        var swiftNames: [String: (String, SourceLocation)] = [:]
-        var wireNames: [String: (String, SourceLocation)] = [:]
+        var swiftNames = NameTable()
+        var wireNames = NameTable()
         var valid = true
         for entry in entries {
             let owner = ParameterOwner(parameter: entry.key, event: name, kind: .objectProperty)
@@ -71,7 +71,7 @@ extension SpecValidationPass {
                 valid = false
                 continue
             }
-            swiftNames[swiftName] = (entry.key, entry.keyLocation)
+            swiftNames.take(swiftName, by: (entry.key, entry.keyLocation))
             // Mappers rename nested keys too, so two keys one snake-case name apart
             // would overwrite each other for Firebase and every SnakeCaseEventMapper.
             let snake = SnakeCase.convert(entry.key)
@@ -80,7 +80,7 @@ extension SpecValidationPass {
                 valid = false
                 continue
             }
-            wireNames[snake] = (entry.key, entry.keyLocation)
+            wireNames.take(snake, by: (entry.key, entry.keyLocation))
             guard let property = typedParameter(entry, swiftName: swiftName, owner: owner) else {
                 valid = false
                 continue

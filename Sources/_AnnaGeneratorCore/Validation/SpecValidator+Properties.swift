@@ -82,7 +82,7 @@ extension SpecValidationPass {
     mutating func properties(_ node: YAMLNode, kind: ParameterKind) -> [TrackingSpec.Parameter] {
         guard let pairs = context.pairs(of: node, expected: "'\(kind.section)'") else { return [] }
         var properties: [TrackingSpec.Parameter] = []
-        var swiftNames: [String: (String, SourceLocation)] = [:]
+        var swiftNames = NameTable(capacity: pairs.count)
         for pair in pairs {
             guard SwiftNaming.isValidName(pair.key) else {
                 context.error("\(kind.word) name '\(pair.key)' cannot become a Swift name; use ASCII letters, digits, spaces, '_', '-' or '.', starting with a letter", at: pair.keyLocation)
@@ -97,7 +97,7 @@ extension SpecValidationPass {
                 context.error("\(kind.plural) '\(other)' (line \(location.line), column \(location.column)) and '\(pair.key)' both become '\(swiftName)' in Swift; rename one of them", at: pair.keyLocation)
                 continue
             }
-            swiftNames[swiftName] = (pair.key, pair.keyLocation)
+            swiftNames.take(swiftName, by: (pair.key, pair.keyLocation))
             let owner = ParameterOwner(parameter: pair.key, event: "", kind: kind)
             if let property = typedParameter(pair, swiftName: swiftName, owner: owner) {
                 if !property.isPII, case .object(let type) = property.type.base, let inner = piiPath(in: type) {

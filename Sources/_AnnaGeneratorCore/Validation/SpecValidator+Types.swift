@@ -98,7 +98,7 @@ extension SpecValidationPass {
             return nil
         }
         var cases: [TrackingSpec.EnumCase] = []
-        var seen: [String: (String, SourceLocation)] = [:]
+        var seen = NameTable(capacity: items.count)
         var valid = true
         for item in items {
             guard let value = context.string(item, expected: "an enum value") else { valid = false; continue }
@@ -119,7 +119,7 @@ extension SpecValidationPass {
                 valid = false
                 continue
             }
-            seen[swiftName] = (value, item.location)
+            seen.take(swiftName, by: (value, item.location))
             cases.append(TrackingSpec.EnumCase(rawValue: value, swiftName: swiftName))
         }
         return valid ? cases : nil
@@ -178,38 +178,43 @@ extension SpecValidationPass {
     /// name of ASCII letters and digits, read from the bytes; `nil` for anything
     /// else, which ``valueType(_:at:for:)`` reads in full.
     private func simpleValueType(_ text: String) -> ValueType? {
-        let bytes = text.utf8
-        guard var end = bytes.indices.last else { return nil }
-        let isOptional = bytes[end] == UInt8(ascii: "?")
-        if !isOptional { end = bytes.index(after: end) }
-        let body = bytes[..<end]
-        guard !body.isEmpty, body.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit }) else { return nil }
-        if let scalar = Self.scalarType(body) {
-            return ValueType(base: scalar, isArray: false, isOptional: isOptional)
+        var text = text
+        let parsed = text.withUTF8 { bytes -> (scalar: ValueType.Base?, isOptional: Bool)? in
+            let isOptional = bytes.last == UInt8(ascii: "?")
+            let body = UnsafeBufferPointer(rebasing: bytes[..<(bytes.count - (isOptional ? 1 : 0))])
+            guard !body.isEmpty, body.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit }) else { return nil }
+            return (Self.scalarType(body), isOptional)
         }
-        let name = isOptional ? String(text.dropLast()) : text
+        guard let parsed else { return nil }
+        if let scalar = parsed.scalar {
+            return ValueType(base: scalar, isArray: false, isOptional: parsed.isOptional)
+        }
+        let name = parsed.isOptional ? String(text.dropLast()) : text
         if types[name] != nil {
-            return ValueType(base: .named(name), isArray: false, isOptional: isOptional)
+            return ValueType(base: .named(name), isArray: false, isOptional: parsed.isOptional)
         }
         if objects[name] != nil {
-            return ValueType(base: .object(name), isArray: false, isOptional: isOptional)
+            return ValueType(base: .object(name), isArray: false, isOptional: parsed.isOptional)
         }
         return nil
     }
 
     /// The scalar type spelled by `name`'s bytes, as ``scalarTypes`` maps them.
-    private static func scalarType(_ name: Substring.UTF8View) -> ValueType.Base? {
+    private static func scalarType(_ name: UnsafeBufferPointer<UInt8>) -> ValueType.Base? {
+        func spells(_ word: StaticString) -> Bool {
+            word.withUTF8Buffer { $0.elementsEqual(name) }
+        }
         switch name.count {
         case 3:
-            if name.elementsEqual("int".utf8) { return .int }
-            if name.elementsEqual("url".utf8) { return .url }
+            if spells("int") { return .int }
+            if spells("url") { return .url }
         case 4:
-            if name.elementsEqual("bool".utf8) { return .bool }
-            if name.elementsEqual("date".utf8) { return .date }
-            if name.elementsEqual("uuid".utf8) { return .uuid }
+            if spells("bool") { return .bool }
+            if spells("date") { return .date }
+            if spells("uuid") { return .uuid }
         case 6:
-            if name.elementsEqual("string".utf8) { return .string }
-            if name.elementsEqual("double".utf8) { return .double }
+            if spells("string") { return .string }
+            if spells("double") { return .double }
         default: break
         }
         return nil
