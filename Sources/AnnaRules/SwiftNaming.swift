@@ -70,7 +70,18 @@ package enum SwiftNaming {
 
     /// The identifier as it is written in generated code.
     package static func escaped(_ identifier: String) -> String {
-        keywords.contains(identifier) ? "`\(identifier)`" : identifier
+        mightBeKeyword(identifier) && keywords.contains(identifier) ? "`\(identifier)`" : identifier
+    }
+
+    /// Whether an identifier is shaped like one of ``keywords``: 2 to 15 ASCII letters,
+    /// lowercase after the first. Most names are not (`orderId`, `step2`), and this
+    /// tells so from the bytes, without hashing the name.
+    private static func mightBeKeyword(_ identifier: String) -> Bool {
+        var identifier = identifier
+        return identifier.withUTF8 { bytes in
+            guard (2...15).contains(bytes.count), bytes[0].isASCIILetter else { return false }
+            return bytes.dropFirst().allSatisfy(\.isASCIILowercase)
+        }
     }
 
     /// Member names that would clash with what `AnalyticsEvent` already has, or that

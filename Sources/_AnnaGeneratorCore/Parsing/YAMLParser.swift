@@ -34,9 +34,10 @@ package struct YAMLParser: Sendable {
 /// Drives libyaml and assembles the tree with an explicit stack, so deep input
 /// cannot exhaust the call stack.
 private struct TreeBuilder {
-    /// A sequence or mapping being filled. A class, so that appending to a large
-    /// mapping mutates it in place instead of copying it each time.
-    private final class Frame {
+    /// A sequence or mapping being filled. Frames live in ``stack`` and are changed
+    /// there in place (`stack[top].pairs.append(…)`), so a large mapping is never
+    /// copied and no access to a frame needs a run-time exclusivity check.
+    private struct Frame {
         let isMapping: Bool
         let location: SourceLocation
         let anchor: String?
@@ -52,16 +53,20 @@ private struct TreeBuilder {
 
         /// Beyond this many keys, a dictionary finds duplicates faster than a scan.
         static let linearSearchLimit = 16
+        /// Room reserved up front: most mappings and lists of a spec hold fewer
+        /// entries, so they are filled without growing.
+        static let initialCapacity = 8
 
         /// Where `key` was first written in this mapping, if it was.
         func firstLocation(of key: String) -> SourceLocation? {
             guard seen.count > Self.linearSearchLimit else {
-                return seen.first { $0.key == key }?.location
+                for index in seen.indices where seen[index].key == key { return seen[index].location }
+                return nil
             }
             return seenIndex[key]
         }
 
-        func remember(_ key: String, at location: SourceLocation) {
+        mutating func remember(_ key: String, at location: SourceLocation) {
             seen.append((key, location))
             if seen.count > Self.linearSearchLimit {
                 if seenIndex.isEmpty {
@@ -77,6 +82,12 @@ private struct TreeBuilder {
             self.isMapping = isMapping
             self.location = location
             self.anchor = anchor
+            if isMapping {
+                pairs.reserveCapacity(Self.initialCapacity)
+                seen.reserveCapacity(Self.initialCapacity)
+            } else {
+                items.reserveCapacity(Self.initialCapacity)
+            }
         }
     }
 
@@ -164,7 +175,7 @@ private struct TreeBuilder {
                 }
                 stack.append(Frame(isMapping: true, location: location(event.start_mark), anchor: start.anchor.map { String(cString: $0) }))
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-                guard let frame = stack.popLast() else { continue }
+                guard var frame = stack.popLast() else { continue }
                 let node: YAMLNode
                 if frame.isMapping {
                     // Merge keys: explicit entries win, earlier merged mappings win over later ones.
@@ -201,35 +212,36 @@ private struct TreeBuilder {
             return fail("the document expands to more than \(maximumNodes) nodes; aliases that repeat aliases multiply, so use fewer", at: node.location)
         }
         if let anchor { anchors[anchor] = node }
-        guard let top = stack.last else {
+        let top = stack.count - 1
+        guard top >= 0 else {
             root = node
             return nil
         }
-        guard top.isMapping else {
-            top.items.append(node)
-            top.size += node.size
+        guard stack[top].isMapping else {
+            stack[top].items.append(node)
+            stack[top].size += node.size
             return nil
         }
-        if let (key, keyLocation) = top.pendingKey {
+        if let (key, keyLocation) = stack[top].pendingKey {
             if key == "<<", isMergeValue(node) {
-                if case .sequence(let items) = node.content { top.merges.append(contentsOf: items) } else { top.merges.append(node) }
+                if case .sequence(let items) = node.content { stack[top].merges.append(contentsOf: items) } else { stack[top].merges.append(node) }
             } else {
-                top.pairs.append(YAMLPair(key: key, keyLocation: keyLocation, value: node))
+                stack[top].pairs.append(YAMLPair(key: key, keyLocation: keyLocation, value: node))
             }
-            top.size += node.size
-            top.pendingKey = nil
+            stack[top].size += node.size
+            stack[top].pendingKey = nil
             return nil
         }
         guard case .scalar(let key, _) = node.content else {
             return fail("a key must be a plain name, not \(node.kindDescription)", at: node.location)
         }
         if key != "<<" || !isMergeKeyCandidate(node) {
-            if let first = top.firstLocation(of: key) {
+            if let first = stack[top].firstLocation(of: key) {
                 return fail("duplicate key '\(key)' (first at line \(first.line), column \(first.column)); remove one of them", at: node.location)
             }
-            top.remember(key, at: node.location)
+            stack[top].remember(key, at: node.location)
         }
-        top.pendingKey = (key, node.location)
+        stack[top].pendingKey = (key, node.location)
         return nil
     }
 

@@ -41,6 +41,9 @@ struct SourceText: ~Copyable {
 
     /// Appends a string's UTF-8 bytes.
     static func += (text: inout SourceText, string: String) {
+        // Native and small strings, which is all of them on the platforms the generator
+        // runs on, lend their bytes without a copy of the string.
+        guard string.utf8.withContiguousStorageIfAvailable({ text.append($0) }) == nil else { return }
         var string = string
         string.withUTF8 { text.append($0) }
     }

@@ -19,24 +19,17 @@ extension TrackingSpec {
     /// bits, as 16 hexadecimal digits.
     package var catalogFingerprint: String {
         let catalogEvents = catalogEvents
-        var canonical: [UInt8] = []
-        canonical.reserveCapacity(catalogEvents.count * 256)
+        var hash = FNV1a()
         for eventIndex in catalogEvents.indices.sorted(by: { catalogEvents[$0].name < catalogEvents[$1].name }) {
             let parameters = catalogEvents[eventIndex].parameters
-            canonical += catalogEvents[eventIndex].name.utf8
-            canonical.append(UInt8(ascii: "("))
+            hash.combine(catalogEvents[eventIndex].name)
+            hash.combine(UInt8(ascii: "("))
             for index in Self.indicesByName(parameters) {
-                appendCanonical(parameters[index], to: &canonical)
+                combineCanonical(parameters, at: index, into: &hash)
             }
-            canonical += ")\n".utf8
+            hash.combine(")\n")
         }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in canonical {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return hash.hexadecimal
     }
 
     /// A `with` value as a task description holds it: an expression as `$…`, a
@@ -98,27 +91,28 @@ extension TrackingSpec {
     /// A parameter for the fingerprint: its name, kind, marks and enum values; an
     /// object type's shape (its properties the same way, in name order, nested objects
     /// within), since a task that reads an object relies on all of them.
-    private func appendCanonical(_ parameter: Parameter, to canonical: inout [UInt8]) {
-        canonical += parameter.name.utf8
-        canonical.append(UInt8(ascii: ":"))
-        canonical += catalogKind(parameter.type.base).utf8
-        if case .object(let name) = parameter.type.base, let object = objects.first(where: { $0.name == name }) {
-            canonical.append(UInt8(ascii: "<"))
-            for index in Self.indicesByName(object.properties) {
-                appendCanonical(object.properties[index], to: &canonical)
+    private func combineCanonical(_ parameters: [Parameter], at index: Int, into hash: inout FNV1a) {
+        let type = parameters[index].type
+        hash.combine(parameters[index].name)
+        hash.combine(UInt8(ascii: ":"))
+        hash.combine(catalogKind(type.base))
+        if case .object(let name) = type.base, let object = objects.first(where: { $0.name == name }) {
+            hash.combine(UInt8(ascii: "<"))
+            for property in Self.indicesByName(object.properties) {
+                combineCanonical(object.properties, at: property, into: &hash)
             }
-            canonical.append(UInt8(ascii: ">"))
+            hash.combine(UInt8(ascii: ">"))
         }
-        if parameter.type.isArray { canonical += "[]".utf8 }
-        if parameter.type.isOptional { canonical.append(UInt8(ascii: "?")) }
-        if case .named(let name) = parameter.type.base, let type = types.first(where: { $0.name == name }), !type.cases.isEmpty {
-            canonical.append(UInt8(ascii: "{"))
-            for (position, enumCase) in type.cases.enumerated() {
-                if position > 0 { canonical.append(UInt8(ascii: "|")) }
-                canonical += enumCase.rawValue.utf8
+        if type.isArray { hash.combine("[]") }
+        if type.isOptional { hash.combine(UInt8(ascii: "?")) }
+        if case .named(let name) = type.base, let enumType = types.first(where: { $0.name == name }), !enumType.cases.isEmpty {
+            hash.combine(UInt8(ascii: "{"))
+            for (position, enumCase) in enumType.cases.enumerated() {
+                if position > 0 { hash.combine(UInt8(ascii: "|")) }
+                hash.combine(enumCase.rawValue)
             }
-            canonical.append(UInt8(ascii: "}"))
+            hash.combine(UInt8(ascii: "}"))
         }
-        canonical.append(UInt8(ascii: ";"))
+        hash.combine(UInt8(ascii: ";"))
     }
 }
