@@ -57,9 +57,13 @@ private struct TreeBuilder {
         /// entries, so they are filled without growing.
         static let initialCapacity = 8
 
-        /// Where `key` was first written in this mapping, if it was.
-        func firstLocation(of key: String) -> SourceLocation? {
-            guard seen.count > Self.linearSearchLimit else {
+        /// Where `key` was first written in the mapping whose keys so far are `seen`,
+        /// indexed by `seenIndex`, if it was. Static, and given the two by the caller,
+        /// so that asking about the frame on top of the stack does not copy the frame.
+        static func firstLocation(
+            of key: String, in seen: [(key: String, location: SourceLocation)], index seenIndex: [String: SourceLocation]
+        ) -> SourceLocation? {
+            guard seen.count > linearSearchLimit else {
                 for index in seen.indices where seen[index].key == key { return seen[index].location }
                 return nil
             }
@@ -236,7 +240,7 @@ private struct TreeBuilder {
             return fail("a key must be a plain name, not \(node.kindDescription)", at: node.location)
         }
         if key != "<<" || !isMergeKeyCandidate(node) {
-            if let first = stack[top].firstLocation(of: key) {
+            if let first = Frame.firstLocation(of: key, in: stack[top].seen, index: stack[top].seenIndex) {
                 return fail("duplicate key '\(key)' (first at line \(first.line), column \(first.column)); remove one of them", at: node.location)
             }
             stack[top].remember(key, at: node.location)

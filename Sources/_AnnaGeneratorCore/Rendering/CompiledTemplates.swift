@@ -225,11 +225,7 @@ enum CompiledTemplates {
         out += "static func "
         out += model.name
         out += "(\n"
-        for argument in model.arguments {
-            out += "        "
-            out += argument
-            out += "\n"
-        }
+        model.memberwise.writeArguments(indent: "        ", into: &out)
         out += "    ) -> "
         out += type
         out += " {\n"
@@ -239,22 +235,14 @@ enum CompiledTemplates {
             out += " "
             out += dictionary
             out += ": [String: AnalyticsValue] = [\n"
-            for entry in model.requiredEntries {
-                out += "            "
-                out += entry
-                out += "\n"
-            }
+            model.memberwise.writeRequiredEntries(indent: "            ", into: &out)
             out += "        ]\n"
         } else {
             out += "        var "
             out += dictionary
             out += ": [String: AnalyticsValue] = [:]\n"
         }
-        for assignment in model.optionalAssignments {
-            out += "        "
-            out += assignment
-            out += "\n"
-        }
+        model.memberwise.writeOptionalAssignments(indent: "        ", into: &out)
         out += "        return "
         out += type
         out += "(name: "
@@ -274,7 +262,7 @@ enum CompiledTemplates {
             size += 160 + item.cases.count * 48 + item.docLines.count * 80
         }
         for event in model.events + model.screens {
-            size += 320 + event.docLines.count * 80 + event.arguments.count * 120
+            size += 320 + event.docLines.count * 80 + event.memberwise.argumentCount * 120
         }
         for set in model.propertySets {
             size += 40 + set.enums.count * 200 + set.properties.count * 320

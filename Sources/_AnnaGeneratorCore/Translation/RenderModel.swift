@@ -131,21 +131,54 @@ package struct RenderModel: Sendable {
         package var isProperty: Bool
         /// The escaped Swift name.
         package var name: String
+        /// The factory's arguments, dictionary entries and optional assignments.
+        var memberwise: MemberwiseParts
         /// `categoryTitle: String,`, `price: Double? = nil`: each with the comma
         /// that separates it from the next.
-        package var arguments: [String]
+        package var arguments: [String] { memberwise.arguments }
         /// Whether any parameter is required, so the dictionary starts as a literal.
         package var hasRequiredParameters: Bool
         /// `let` when no optional parameter is added later, `var` otherwise.
         package var parametersKeyword: String
         /// `"categoryTitle": categoryTitle.analyticsValue,`: the literal's entries.
-        package var requiredEntries: [String]
+        package var requiredEntries: [String] { memberwise.requiredEntries }
         /// `if let price { _parameters.updateValue(price.analyticsValue, forKey: "price") }`.
-        package var optionalAssignments: [String]
+        package var optionalAssignments: [String] { memberwise.optionalAssignments }
         /// The event's wire name as a literal.
         package var nameLiteral: String
         /// `, metadata: AnnaSpecMetadata.x`, or empty.
         package var metadataArgument: String
+
+        /// A factory whose arguments, entries and assignments are given as text.
+        package init(
+            isFirst: Bool, docLines: [String], availability: String?, isProperty: Bool, name: String, arguments: [String],
+            hasRequiredParameters: Bool, parametersKeyword: String, requiredEntries: [String], optionalAssignments: [String],
+            nameLiteral: String, metadataArgument: String
+        ) {
+            self.init(
+                isFirst: isFirst, docLines: docLines, availability: availability, isProperty: isProperty, name: name,
+                memberwise: MemberwiseParts(arguments: arguments, requiredEntries: requiredEntries, optionalAssignments: optionalAssignments),
+                hasRequiredParameters: hasRequiredParameters, parametersKeyword: parametersKeyword,
+                nameLiteral: nameLiteral, metadataArgument: metadataArgument
+            )
+        }
+
+        /// A factory whose arguments, entries and assignments are spelled from parameters.
+        init(
+            isFirst: Bool, docLines: [String], availability: String?, isProperty: Bool, name: String, memberwise: MemberwiseParts,
+            hasRequiredParameters: Bool, parametersKeyword: String, nameLiteral: String, metadataArgument: String
+        ) {
+            self.isFirst = isFirst
+            self.docLines = docLines
+            self.availability = availability
+            self.isProperty = isProperty
+            self.name = name
+            self.memberwise = memberwise
+            self.hasRequiredParameters = hasRequiredParameters
+            self.parametersKeyword = parametersKeyword
+            self.nameLiteral = nameLiteral
+            self.metadataArgument = metadataArgument
+        }
     }
 
     /// The factories of one of `UserTrait`, `GroupTrait` and `AnalyticsGlobal`.

@@ -9,7 +9,7 @@ extension SpecTranslator {
         var initializerDocs = [" Creates a value."]
         let parameterDocs = parameterDocLines(ordered)
         if !parameterDocs.isEmpty { initializerDocs += [""] + parameterDocs }
-        let parts = memberwiseParts(ordered, dictionary: "_properties")
+        let parts = MemberwiseParts(ordered, dictionary: "_properties")
         let decodings = ordered.enumerated().map { index, property in
             let method = property.type.isOptional ? "decodedIfPresent" : "decoded"
             let separator = index == ordered.count - 1 ? "" : ","
@@ -31,7 +31,7 @@ extension SpecTranslator {
                 return "self.\(name) = \(name)"
             },
             hasRequiredProperties: parts.hasRequired,
-            propertiesKeyword: parts.optionalAssignments.isEmpty ? "let" : "var",
+            propertiesKeyword: parts.hasOptional ? "var" : "let",
             requiredEntries: parts.requiredEntries,
             optionalAssignments: parts.optionalAssignments,
             decodings: decodings,

@@ -112,18 +112,16 @@ package struct SpecTranslator: Sendable {
                 ? "@available(*, deprecated)"
                 : "@available(*, deprecated, message: \(SwiftLiteral.string(message)))"
         }
-        let parts = memberwiseParts(ordered, dictionary: dictionaryName)
+        let parts = MemberwiseParts(ordered, dictionary: dictionaryName)
         return RenderModel.EventModel(
             isFirst: isFirst,
             docLines: lines,
             availability: availability,
             isProperty: ordered.isEmpty,
             name: SwiftNaming.escaped(event.swiftName),
-            arguments: parts.arguments,
+            memberwise: parts,
             hasRequiredParameters: parts.hasRequired,
-            parametersKeyword: parts.optionalAssignments.isEmpty ? "let" : "var",
-            requiredEntries: parts.requiredEntries,
-            optionalAssignments: parts.optionalAssignments,
+            parametersKeyword: parts.hasOptional ? "var" : "let",
             nameLiteral: SwiftLiteral.string(event.name),
             metadataArgument: hasMetadata ? ", metadata: \(metadataEnum).\(SwiftNaming.escaped(event.swiftName))" : ""
         )
@@ -206,6 +204,6 @@ package struct SpecTranslator: Sendable {
     /// line; no lines for a missing or blank description.
     func docLines(_ text: String?) -> [String] {
         guard let text, !text.isBlank else { return [] }
-        return SwiftLiteral.commentLines(text).map { $0.isEmpty ? "" : " \($0)" }
+        return SwiftLiteral.commentLines(text).map { $0.isEmpty ? "" : String.concatenating(" ", $0) }
     }
 }

@@ -29,10 +29,15 @@ package enum SwiftLiteral {
     /// reader sees.
     static func commentLines(_ text: String) -> [String] {
         // Most descriptions are one line of printable ASCII: nothing to split or escape.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-            var line = Substring(text)
-            while line.last == " " { line = line.dropLast() }
-            return [String(line)]
+        var whole = text
+        let printableLength = whole.withUTF8 { bytes -> Int? in
+            guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+            var length = bytes.count
+            while length > 0, bytes[length - 1] == UInt8(ascii: " ") { length -= 1 }
+            return length
+        }
+        if let printableLength {
+            return [printableLength == text.utf8.count ? text : String(Substring(text.utf8.prefix(printableLength)))]
         }
         var lines: [String] = [""]
         var previous: Unicode.Scalar?
