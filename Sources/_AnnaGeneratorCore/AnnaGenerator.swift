@@ -60,7 +60,7 @@ public struct AnnaGenerator: Sendable {
         let (spec, diagnostics) = check(bytes, file: file)
         guard let spec else { throw SpecError(diagnostics: diagnostics) }
         let model = SpecTranslator().translate(spec)
-        return (renderer.render(model) + CatalogRenderer.render(model.catalog), diagnostics)
+        return (CatalogRenderer.render(model.catalog, after: renderer.render(model)), diagnostics)
     }
 
     /// Reads a spec file.
@@ -99,7 +99,13 @@ public struct AnnaGenerator: Sendable {
             if !directory.isEmpty {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             }
-            try Data(buffer: new).write(to: url, options: .atomic)
+            // Written from the string's own bytes, not a copy of them.
+            guard let start = new.baseAddress else {
+                try Data().write(to: url, options: .atomic)
+                return true
+            }
+            try Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: start), count: new.count, deallocator: .none)
+                .write(to: url, options: .atomic)
             return true
         }
     }

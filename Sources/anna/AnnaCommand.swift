@@ -2,6 +2,10 @@ import ArgumentParser
 import Foundation
 import _AnnaGeneratorCore
 
+/// The `anna` tool. Every subcommand names itself in its configuration: without a
+/// `commandName`, ArgumentParser derives one from `String(describing:)` of the type
+/// on every run, which searches the conformance tables and was a third of
+/// `anna generate`'s start-up.
 @main
 struct AnnaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -5,6 +5,7 @@ import _AnnaGovernance
 
 struct Bundle: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "bundle",
         abstract: "Writes the specs' tasks as a task bundle for apps to load at run time, signed with --sign.",
         discussion: """
             The bundle holds each spec's tasks and the fingerprint of the event catalog they were \

@@ -5,6 +5,7 @@ import Foundation
 /// swift-syntax, which the tool the build plugin runs must not compile.
 struct Coverage: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "coverage",
         abstract: "For every declared event and screen: where the package reports it, whether tests assert it, whether a task reports it.",
         discussion: """
             Runs anna-coverage, built with `swift build --product anna-coverage` (or run it \

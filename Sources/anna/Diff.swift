@@ -5,6 +5,7 @@ import _AnnaGovernance
 
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "diff",
         abstract: "Classifies the changes between two versions of tracking specs as breaking or compatible.",
         discussion: """
             anna diff OLD NEW compares two spec files, or two folders whose specs are paired by \

@@ -5,6 +5,7 @@ import _AnnaGovernance
 
 struct Docs: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "docs",
         abstract: "Writes the tracking plan as Markdown (index.md and a page per spec) and as one self-contained index.html.",
         discussion: """
             The HTML page needs no network: styles, script and data are inline. It searches names, \

@@ -5,6 +5,7 @@ import _AnnaGovernance
 
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "generate",
         abstract: "Generates Swift from tracking specs.",
         discussion: "Writes NAME.anna.swift for each NAME.anna.yml, only when its contents change."
     )

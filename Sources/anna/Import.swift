@@ -5,6 +5,7 @@ import _AnnaGovernance
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract: "Writes an Anna spec from a Segment tracking plan (JSON from the Public API or the Config API).",
         discussion: """
             Prints a located warning (plan.json:line:column: warning: ...) for each part of the plan \

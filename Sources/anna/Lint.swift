@@ -4,6 +4,7 @@ import _AnnaGeneratorCore
 
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "lint",
         abstract: "Checks tracking specs and prints every problem as path:line:column: error: message.",
         discussion: "Exits with 1 when any spec has an error."
     )

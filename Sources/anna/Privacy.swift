@@ -5,6 +5,7 @@ import _AnnaGovernance
 
 struct Privacy: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "privacy",
         abstract: "Lists the personal data the specs collect and prints the App Store privacy manifest entries for it.",
         discussion: """
             Reports every parameter, trait and global property marked pii (traits are by default) or \

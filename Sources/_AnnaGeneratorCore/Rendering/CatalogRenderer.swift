@@ -3,12 +3,17 @@
 ///
 /// A namespace of pure functions; all state is the ``SourceText`` each call builds.
 enum CatalogRenderer {
-    /// The Swift of the catalog and the tasks as data, or nothing without a catalog.
-    /// - Parameter catalog: The model, `nil` for a spec without events.
-    /// - Returns: Swift source starting with a blank line, or an empty string.
-    static func render(_ catalog: RenderModel.CatalogModel?) -> String {
-        guard let catalog else { return "" }
-        var text = SourceText(capacity: 1024 + catalog.events.count * 640 + catalog.tasks.count * 320)
+    /// The Swift of the catalog and the tasks as data after `source`, or `source`
+    /// alone without a catalog. Written after a copy of `source` in one buffer, so the
+    /// file is not put together from two large strings.
+    /// - Parameters:
+    ///   - catalog: The model, `nil` for a spec without events.
+    ///   - source: What the templates rendered.
+    /// - Returns: `source`, then the catalog's Swift starting with a blank line.
+    static func render(_ catalog: RenderModel.CatalogModel?, after source: String) -> String {
+        guard let catalog else { return source }
+        var text = SourceText(capacity: source.utf8.count + estimatedSize(of: catalog))
+        text += source
         text += "\nextension EventCatalog {\n"
         text += "    /// The events of \(catalog.fileName), described for tasks built at run time\n"
         text += "    /// (task bundles, reloaded tasks): a task can only report these, with values of these types.\n"
@@ -87,6 +92,15 @@ enum CatalogRenderer {
         text += ", as: "
         text += parameter.valueType
         text += ".self)"
+    }
+
+    /// A little more than the catalog's length, so its text does not grow.
+    private static func estimatedSize(of catalog: RenderModel.CatalogModel) -> Int {
+        var size = 1024 + catalog.tasks.count * 320
+        for event in catalog.events {
+            size += 256 + event.parameters.count * 200
+        }
+        return size
     }
 
     private static func renderTaskDescriptions(_ catalog: RenderModel.CatalogModel, into text: inout SourceText) {
