@@ -14,6 +14,21 @@ struct AnnaCommand: ParsableCommand {
         version: AnnaGenerator.version,
         subcommands: [Generate.self, Lint.self, Diff.self, Docs.self, Privacy.self, Coverage.self, Bundle.self, Import.self]
     )
+
+    /// Runs `anna generate` in its common forms straight away
+    /// (``Generate/init(commonForm:)``), and every other command line through
+    /// ArgumentParser, as its own `main()` does.
+    static func main() {
+        guard let generate = Generate(commonForm: Array(CommandLine.arguments.dropFirst())) else {
+            main(nil)
+            return
+        }
+        do {
+            try generate.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// Prints diagnostics the way compilers do, so Xcode and editors place them.

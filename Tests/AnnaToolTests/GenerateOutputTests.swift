@@ -22,6 +22,37 @@ import Testing
         #expect(b.contains("searchRun") && !b.contains("checkoutStarted"))
     }
 
+    /// The common forms, which `anna` reads without ArgumentParser, and the others,
+    /// which it reads with it, write the same file and fail the same way.
+    @Test func commonAndOtherFormsOfGenerateAgree() throws {
+        let root = try AnnaTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try "anna: 1\nevents:\n  cartOpened:\n    parameters:\n      count: int\n"
+            .write(to: root.appending(path: "x.anna.yml"), atomically: true, encoding: .utf8)
+        let forms = [
+            ["generate", "x.anna.yml", "--output", "Common"],
+            ["generate", "--output=Other", "x.anna.yml"],
+            ["generate", "x.anna.yml", "--output-file", "File/x.anna.swift"],
+            ["generate", "--output-file=File2/x.anna.swift", "x.anna.yml"],
+        ]
+        for form in forms {
+            let result = try AnnaTool.run(form, in: root)
+            #expect(result.status == 0, "\(form): \(result.stderr)")
+        }
+        let common = try String(contentsOf: root.appending(path: "Common/x.anna.swift"), encoding: .utf8)
+        #expect(common.contains("cartOpened"))
+        for other in ["Other/x.anna.swift", "File/x.anna.swift", "File2/x.anna.swift"] {
+            #expect(try String(contentsOf: root.appending(path: other), encoding: .utf8) == common, "\(other)")
+        }
+
+        let missing = try AnnaTool.run(["generate", "x.anna.yml"], in: root)
+        #expect(missing.status == 64)
+        #expect(missing.stderr.contains("Give either --output DIR or --output-file FILE."))
+        let unreadable = try AnnaTool.run(["generate", "absent.anna.yml", "--output", "Common"], in: root)
+        #expect(unreadable.status == 1)
+        #expect(unreadable.stderr.contains("absent.anna.yml:1:1: error: cannot read the file"))
+    }
+
     @Test func versionPrintsTheToolsVersion() throws {
         let result = try AnnaTool.run(["--version"])
         #expect(result.status == 0)
