@@ -30,9 +30,9 @@ enum CatalogRenderer {
                 continue
             }
             text += ", parameters: [\n"
-            for parameter in event.parameters {
+            for index in event.parameters.indices {
                 text += "                "
-                descriptor(parameter, into: &text)
+                descriptor(of: event.parameters, at: index, into: &text)
                 text += ",\n"
             }
             text += "            ]),\n"
@@ -52,9 +52,10 @@ enum CatalogRenderer {
                 continue
             }
             text += "(\n"
-            for (position, parameter) in (event.arguments ?? event.parameters).enumerated() {
-                text += position == 0 ? "                    " : ",\n                    "
-                argument(parameter, into: &text)
+            let arguments = event.arguments ?? event.parameters
+            for index in arguments.indices {
+                text += index == 0 ? "                    " : ",\n                    "
+                argument(of: arguments, at: index, into: &text)
             }
             text += "\n                )\n"
         }
@@ -64,18 +65,20 @@ enum CatalogRenderer {
     }
 
     /// `ParameterDescriptor(name: "title", type: String.self, kind: .string)`.
-    private static func descriptor(_ parameter: RenderModel.CatalogParameterModel, into text: inout SourceText) {
+    ///
+    /// Given the list and an index, so the parameter is read in place, not copied.
+    private static func descriptor(of parameters: [RenderModel.CatalogParameterModel], at index: Int, into text: inout SourceText) {
         text += "ParameterDescriptor(name: "
-        text.appendLiteral(parameter.name)
+        text.appendLiteral(parameters[index].name)
         text += ", type: "
-        text += parameter.valueType
+        text += parameters[index].valueType
         text += ".self, kind: ."
-        text += parameter.kind
-        if parameter.isArray { text += ", isArray: true" }
-        if parameter.isOptional { text += ", isOptional: true" }
-        if !parameter.enumValues.isEmpty {
+        text += parameters[index].kind
+        if parameters[index].isArray { text += ", isArray: true" }
+        if parameters[index].isOptional { text += ", isOptional: true" }
+        if !parameters[index].enumValues.isEmpty {
             text += ", enumValues: ["
-            for (position, value) in parameter.enumValues.enumerated() {
+            for (position, value) in parameters[index].enumValues.enumerated() {
                 if position > 0 { text += ", " }
                 text.appendLiteral(value)
             }
@@ -85,12 +88,12 @@ enum CatalogRenderer {
     }
 
     /// `title: try arguments.required("title", as: String.self)`.
-    private static func argument(_ parameter: RenderModel.CatalogParameterModel, into text: inout SourceText) {
-        text += parameter.label
-        text += parameter.isOptional ? ": try arguments.optional(" : ": try arguments.required("
-        text.appendLiteral(parameter.name)
+    private static func argument(of parameters: [RenderModel.CatalogParameterModel], at index: Int, into text: inout SourceText) {
+        text += parameters[index].label
+        text += parameters[index].isOptional ? ": try arguments.optional(" : ": try arguments.required("
+        text.appendLiteral(parameters[index].name)
         text += ", as: "
-        text += parameter.valueType
+        text += parameters[index].valueType
         text += ".self)"
     }
 

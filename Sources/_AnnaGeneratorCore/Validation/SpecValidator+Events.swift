@@ -111,63 +111,66 @@ extension SpecValidationPass {
 
     /// A parameter, trait or global property with its Swift types resolved.
     mutating func typedParameter(_ pair: YAMLPair, swiftName: String, owner: ParameterOwner) -> TrackingSpec.Parameter? {
-        guard var parameter = parameter(pair, swiftName: swiftName, owner: owner) else { return nil }
-        parameter.swiftValueType = swiftTypeName(ValueType(base: parameter.type.base, isArray: parameter.type.isArray, isOptional: false))
-        parameter.swiftType = parameter.swiftValueType + (parameter.type.isOptional ? "?" : "")
-        return parameter
-    }
-
-    private mutating func parameter(_ pair: YAMLPair, swiftName: String, owner: ParameterOwner) -> TrackingSpec.Parameter? {
         var parameter = TrackingSpec.Parameter(
             name: pair.key, swiftName: swiftName, description: nil,
             type: ValueType(base: .string, isArray: false, isOptional: false), swiftType: "", swiftValueType: "",
             constraints: .init(), isPII: owner.kind.isPIIByDefault, location: pair.keyLocation
         )
+        // Read in place rather than returned: a parameter returned in an optional was
+        // copied and destroyed on its way into the list.
+        guard read(pair, into: &parameter, owner: owner) else { return nil }
+        parameter.swiftValueType = swiftTypeName(ValueType(base: parameter.type.base, isArray: parameter.type.isArray, isOptional: false))
+        parameter.swiftType = parameter.swiftValueType + (parameter.type.isOptional ? "?" : "")
+        return parameter
+    }
+
+    /// Reads a parameter's declaration into `parameter`; `false` when it has an error.
+    private mutating func read(_ pair: YAMLPair, into parameter: inout TrackingSpec.Parameter, owner: ParameterOwner) -> Bool {
         switch pair.value.content {
         case .scalar:
             // Shorthand: `price: double?`.
-            guard let text = context.string(pair.value, expected: "the type of \(owner)") else { return nil }
+            guard let text = context.string(pair.value, expected: "the type of \(owner)") else { return false }
             guard let type = valueType(text, at: pair.value.location, for: owner),
-                  acceptsOptionality(of: type, owner: owner, at: pair.value.location) else { return nil }
+                  acceptsOptionality(of: type, owner: owner, at: pair.value.location) else { return false }
             parameter.type = type
-            return parameter
+            return true
         case .sequence(let items):
             // Shorthand: `tags: [string]`.
             guard items.count == 1, let text = context.string(items[0], expected: "the element type of \(owner)") else {
                 if items.count != 1 {
                     context.error("the array shorthand of \(owner) takes exactly one element type, e.g. [string]", at: pair.value.location)
                 }
-                return nil
+                return false
             }
-            guard var type = valueType(text, at: items[0].location, for: owner) else { return nil }
+            guard var type = valueType(text, at: items[0].location, for: owner) else { return false }
             if type.isArray || type.isOptional {
                 context.error("the array shorthand of \(owner) takes a plain element type, e.g. [string]; write other types as a quoted string, e.g. \"[string]?\"", at: items[0].location)
-                return nil
+                return false
             }
             type.isArray = true
             parameter.type = type
-            return parameter
+            return true
         case .mapping:
             let keys = owner.kind == .global ? Self.parameterKeys + ["persisted"] : Self.parameterKeys
-            guard let fields = context.entries(of: pair.value, allowed: keys, in: owner.description) else { return nil }
+            guard let fields = context.entries(of: pair.value, allowed: keys, in: owner.description) else { return false }
             guard let typeField = fields["type"] else {
                 context.error("\(owner) has no 'type'; add one, e.g. type: string", at: pair.keyLocation)
-                return nil
+                return false
             }
             guard let text = context.string(typeField.value, expected: "the type of \(owner)"),
                   var type = valueType(text, at: typeField.value.location, for: owner),
-                  acceptsOptionality(of: type, owner: owner, at: typeField.value.location) else { return nil }
+                  acceptsOptionality(of: type, owner: owner, at: typeField.value.location) else { return false }
             parameter.description = context.string(fields["description"], expected: "a description")
             if let pii = fields["pii"] { parameter.isPII = context.bool(pii.value, expected: "'pii'") ?? owner.kind.isPIIByDefault }
             if let persisted = fields["persisted"] { parameter.isPersisted = context.bool(persisted.value, expected: "'persisted'") ?? false }
             if let field = fields["dataType"], let name = context.string(field.value, expected: "'dataType'") {
                 guard let canonical = PrivacyDataType.canonicalName(for: name) else {
                     context.error("unknown dataType '\(name)' for \(owner)\(Suggestion.hint(for: name, in: PrivacyDataType.names)) (Apple's collected data types)", at: field.value.location)
-                    return nil
+                    return false
                 }
                 parameter.dataType = canonical
             }
-            guard let constraints = constraints(fields, type: type, owner: owner) else { return nil }
+            guard let constraints = constraints(fields, type: type, owner: owner) else { return false }
             parameter.constraints = constraints
             if let enumField = fields["enum"], let cases = enumCases(enumField.value, owner: owner) {
                 // An inline enum becomes a type of its own: an event's is named after event and
@@ -180,15 +183,15 @@ extension SpecValidationPass {
                 let typeName = container.map { "\($0).\(localName)" } ?? localName
                 if types[typeName] != nil {
                     context.error("the inline enum of \(owner) would be the type '\(typeName)', which 'types:' already declares; use that type or rename it", at: enumField.keyLocation)
-                    return nil
+                    return false
                 }
                 declareEnum(name: typeName, swiftName: localName, container: container, description: parameter.description, cases: cases, at: enumField.keyLocation, owner: owner)
-                guard types[typeName] != nil else { return nil }
+                guard types[typeName] != nil else { return false }
                 type.base = .named(typeName)
                 parameter.constraints.allowedValues = cases.map(\.rawValue)
             }
             parameter.type = type
-            return parameter
+            return true
         }
     }
 
