@@ -60,7 +60,7 @@ public struct AnnaGenerator: Sendable {
         let (spec, diagnostics) = check(bytes, file: file)
         guard let spec else { throw SpecError(diagnostics: diagnostics) }
         let model = SpecTranslator().translate(spec)
-        return (CatalogRenderer.render(model.catalog, after: renderer.render(model)), diagnostics)
+        return (renderer.renderWithCatalog(model), diagnostics)
     }
 
     /// Reads a spec file.

@@ -53,9 +53,10 @@ private struct TreeBuilder {
 
         /// Beyond this many keys, a dictionary finds duplicates faster than a scan.
         static let linearSearchLimit = 16
-        /// Room reserved up front: most mappings and lists of a spec hold fewer
-        /// entries, so they are filled without growing.
-        static let initialCapacity = 8
+        /// Room reserved up front: most mappings and lists of a spec hold this many
+        /// entries or fewer, so they are filled without growing, and no more, since
+        /// the room stays in the tree.
+        static let initialCapacity = 4
 
         /// Where `key` was first written in the mapping whose keys so far are `seen`,
         /// indexed by `seenIndex`, if it was. Static, and given the two by the caller,

@@ -3,17 +3,13 @@
 ///
 /// A namespace of pure functions; all state is the ``SourceText`` each call builds.
 enum CatalogRenderer {
-    /// The Swift of the catalog and the tasks as data after `source`, or `source`
-    /// alone without a catalog. Written after a copy of `source` in one buffer, so the
-    /// file is not put together from two large strings.
+    /// Appends the Swift of the catalog and the tasks as data to `text`, starting
+    /// with a blank line; nothing without a catalog.
     /// - Parameters:
     ///   - catalog: The model, `nil` for a spec without events.
-    ///   - source: What the templates rendered.
-    /// - Returns: `source`, then the catalog's Swift starting with a blank line.
-    static func render(_ catalog: RenderModel.CatalogModel?, after source: String) -> String {
-        guard let catalog else { return source }
-        var text = SourceText(capacity: source.utf8.count + estimatedSize(of: catalog))
-        text += source
+    ///   - text: The generated file so far.
+    static func render(_ catalog: RenderModel.CatalogModel?, into text: inout SourceText) {
+        guard let catalog else { return }
         text += "\nextension EventCatalog {\n"
         text += "    /// The events of \(catalog.fileName), described for tasks built at run time\n"
         text += "    /// (task bundles, reloaded tasks): a task can only report these, with values of these types.\n"
@@ -61,7 +57,6 @@ enum CatalogRenderer {
         }
         text += "            default:\n                return nil\n            }\n        }\n    )\n}\n"
         renderTaskDescriptions(catalog, into: &text)
-        return text.string
     }
 
     /// `ParameterDescriptor(name: "title", type: String.self, kind: .string)`.
@@ -97,8 +92,10 @@ enum CatalogRenderer {
         text += ".self)"
     }
 
-    /// A little more than the catalog's length, so its text does not grow.
-    private static func estimatedSize(of catalog: RenderModel.CatalogModel) -> Int {
+    /// A little more than the catalog's length, so the text it is written into
+    /// does not grow.
+    static func estimatedSize(of catalog: RenderModel.CatalogModel?) -> Int {
+        guard let catalog else { return 0 }
         var size = 1024 + catalog.tasks.count * 320
         for event in catalog.events {
             size += 256 + event.parameters.count * 200

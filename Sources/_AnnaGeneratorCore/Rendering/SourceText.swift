@@ -68,6 +68,22 @@ struct SourceText: ~Copyable {
         if !isPlain { self += SwiftLiteral.string(text) }
     }
 
+    /// Ends the text in exactly one line break, as ``SwiftRenderer/render(_:)`` ends
+    /// a `String`: blank lines at the end are removed, and a missing line break is
+    /// added. Counted in characters, as `String` counts them: `\r\n` is one
+    /// character, not a line break followed by another.
+    mutating func endWithOneNewline() {
+        let newline = UInt8(ascii: "\n")
+        /// Whether the character ending at byte `end` (exclusive) is a lone `\n`.
+        func isLoneNewline(endingAt end: Int) -> Bool {
+            end >= 1 && base[end - 1] == newline && (end < 2 || base[end - 2] != UInt8(ascii: "\r"))
+        }
+        while isLoneNewline(endingAt: count), isLoneNewline(endingAt: count - 1) {
+            count -= 1
+        }
+        if !isLoneNewline(endingAt: count) { append(newline) }
+    }
+
     /// The text as a `String`, leaving the text empty with its capacity kept, to
     /// build the next one in: a string of several pieces costs one allocation so.
     mutating func takeString() -> String {

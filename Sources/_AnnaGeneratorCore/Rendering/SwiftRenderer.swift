@@ -31,4 +31,22 @@ package struct SwiftRenderer: Sendable {
         if !output.hasSuffix("\n") { output += "\n" }
         return output
     }
+
+    /// Renders a model with the `file` template, as ``render(_:)`` does, followed by
+    /// its catalog (``CatalogRenderer``): the whole generated file. The built-in
+    /// templates write straight into the one buffer the catalog follows in, so the
+    /// file is never put together from strings of its parts.
+    /// - Parameter model: What to render.
+    /// - Returns: Swift source, ending in exactly one newline.
+    package func renderWithCatalog(_ model: RenderModel) -> String {
+        var out = SourceText(capacity: CompiledTemplates.estimatedSize(of: model) + CatalogRenderer.estimatedSize(of: model.catalog))
+        if engine is CompiledTemplateEngine {
+            CompiledTemplates.file(model, into: &out)
+            out.endWithOneNewline()
+        } else {
+            out += render(model)
+        }
+        CatalogRenderer.render(model.catalog, into: &out)
+        return out.string
+    }
 }
