@@ -63,6 +63,26 @@ public struct AnnaGenerator: Sendable {
         return (renderer.renderWithCatalog(model), diagnostics)
     }
 
+    /// Generates Swift from spec bytes and writes it to `path` unless the file there
+    /// already holds it: ``generate(_:file:)`` and ``writeIfChanged(_:to:)`` in one,
+    /// writing from the rendered bytes without making a `String` of them (the tools
+    /// write a file of a couple of megabytes for a large spec).
+    /// - Parameters:
+    ///   - bytes: The spec's contents.
+    ///   - file: The path shown in diagnostics and in the generated header.
+    ///   - path: Where to write.
+    /// - Returns: The warnings, and whether the file was written or the file system's error.
+    /// - Throws: ``SpecError`` with every diagnostic when the spec has errors; nothing is written then.
+    package func generate(
+        _ bytes: [UInt8], file: String, writingTo path: String
+    ) throws(SpecError) -> (warnings: [Diagnostic], written: Result<Bool, any Error>) {
+        let (spec, diagnostics) = check(bytes, file: file)
+        guard let spec else { throw SpecError(diagnostics: diagnostics) }
+        let text = renderer.renderText(withCatalogOf: SpecTranslator().translate(spec))
+        let written = Result<Bool, any Error> { try text.withBytes { try Self.writeIfChanged(bytes: $0, to: path) } }
+        return (diagnostics, written)
+    }
+
     /// Reads a spec file.
     /// - Parameter path: The file's path.
     /// - Returns: Its bytes.
@@ -84,30 +104,33 @@ public struct AnnaGenerator: Sendable {
     @discardableResult
     public static func writeIfChanged(_ contents: String, to path: String) throws -> Bool {
         var contents = contents
+        return try contents.withUTF8 { try writeIfChanged(bytes: $0, to: path) }
+    }
+
+    /// ``writeIfChanged(_:to:)`` for bytes.
+    static func writeIfChanged(bytes new: UnsafeBufferPointer<UInt8>, to path: String) throws -> Bool {
         let url = URL(fileURLWithPath: path)
-        return try contents.withUTF8 { new in
-            // Usually the file exists and is unchanged: map it and compare in place,
-            // without copying either side.
-            if let old = try? Data(contentsOf: url, options: .alwaysMapped), old.count == new.count,
-               old.withUnsafeBytes({ old in
-                   guard let oldStart = old.baseAddress, let newStart = new.baseAddress else { return new.isEmpty }
-                   return memcmp(oldStart, newStart, new.count) == 0
-               }) {
-                return false
-            }
-            let directory = (path as NSString).deletingLastPathComponent
-            if !directory.isEmpty {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            }
-            // Written from the string's own bytes, not a copy of them.
-            guard let start = new.baseAddress else {
-                try Data().write(to: url, options: .atomic)
-                return true
-            }
-            try Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: start), count: new.count, deallocator: .none)
-                .write(to: url, options: .atomic)
+        // Usually the file exists and is unchanged: map it and compare in place,
+        // without copying either side.
+        if let old = try? Data(contentsOf: url, options: .alwaysMapped), old.count == new.count,
+           old.withUnsafeBytes({ old in
+               guard let oldStart = old.baseAddress, let newStart = new.baseAddress else { return new.isEmpty }
+               return memcmp(oldStart, newStart, new.count) == 0
+           }) {
+            return false
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        // Written from the caller's bytes, not a copy of them.
+        guard let start = new.baseAddress else {
+            try Data().write(to: url, options: .atomic)
             return true
         }
+        try Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: start), count: new.count, deallocator: .none)
+            .write(to: url, options: .atomic)
+        return true
     }
 
     /// The output file name for a spec: `catalog.anna.yml` → `catalog.anna.swift`.

@@ -16,11 +16,9 @@ enum AnnaGenerate {
         }
         let (spec, output) = (arguments[0], arguments[1])
         do throws(SpecError) {
-            let (source, warnings) = try AnnaGenerator().generate(try AnnaGenerator.read(spec), file: spec)
+            let (warnings, written) = try AnnaGenerator().generate(try AnnaGenerator.read(spec), file: spec, writingTo: output)
             report(warnings)
-            do {
-                try AnnaGenerator.writeIfChanged(source, to: output)
-            } catch {
+            if case .failure(let error) = written {
                 FileHandle.standardError.write(Data("\(output): error: cannot write the generated file: \(error.localizedDescription)\n".utf8))
                 exit(1)
             }

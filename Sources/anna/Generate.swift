@@ -68,12 +68,10 @@ struct Generate: ParsableCommand {
         let names = Self.outputNames(for: specs)
         for spec in specs {
             do throws(SpecError) {
-                let (source, warnings) = try generator.generate(try AnnaGenerator.read(spec), file: spec)
-                report(warnings)
                 let path = outputFile ?? ((output ?? ".") as NSString).appendingPathComponent(names[spec] ?? AnnaGenerator.outputFileName(for: spec))
-                do {
-                    try AnnaGenerator.writeIfChanged(source, to: path)
-                } catch {
+                let (warnings, written) = try generator.generate(try AnnaGenerator.read(spec), file: spec, writingTo: path)
+                report(warnings)
+                if case .failure(let error) = written {
                     FileHandle.standardError.write(Data("\(path): error: cannot write the generated file: \(error.localizedDescription)\n".utf8))
                     failed = true
                 }

@@ -91,6 +91,11 @@ struct SourceText: ~Copyable {
         return string
     }
 
+    /// Calls `body` with the bytes written so far.
+    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
     /// The text as a `String`.
     var string: String {
         String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)

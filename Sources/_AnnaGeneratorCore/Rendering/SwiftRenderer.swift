@@ -33,12 +33,17 @@ package struct SwiftRenderer: Sendable {
     }
 
     /// Renders a model with the `file` template, as ``render(_:)`` does, followed by
-    /// its catalog (``CatalogRenderer``): the whole generated file. The built-in
-    /// templates write straight into the one buffer the catalog follows in, so the
-    /// file is never put together from strings of its parts.
+    /// its catalog (``CatalogRenderer``): the whole generated file.
     /// - Parameter model: What to render.
     /// - Returns: Swift source, ending in exactly one newline.
     package func renderWithCatalog(_ model: RenderModel) -> String {
+        renderText(withCatalogOf: model).string
+    }
+
+    /// The whole generated file as ``renderWithCatalog(_:)`` renders it, as bytes. The
+    /// built-in templates write straight into the one buffer the catalog follows in,
+    /// so the file is never put together from strings of its parts.
+    func renderText(withCatalogOf model: RenderModel) -> SourceText {
         var out = SourceText(capacity: CompiledTemplates.estimatedSize(of: model) + CatalogRenderer.estimatedSize(of: model.catalog))
         if engine is CompiledTemplateEngine {
             CompiledTemplates.file(model, into: &out)
@@ -47,6 +52,6 @@ package struct SwiftRenderer: Sendable {
             out += render(model)
         }
         CatalogRenderer.render(model.catalog, into: &out)
-        return out.string
+        return out
     }
 }
