@@ -4,7 +4,8 @@
 package enum SwiftLiteral {
     /// A quoted Swift string literal for any text.
     static func string(_ text: String) -> String {
-        if text.utf8.allSatisfy(isPlainASCII) { return String.concatenating("\"", text, "\"") }
+        var bytes = text
+        if bytes.withUTF8({ $0.allSatisfy(isPlainASCII) }) { return String.concatenating("\"", text, "\"") }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

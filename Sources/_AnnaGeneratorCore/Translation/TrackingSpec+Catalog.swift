@@ -20,7 +20,10 @@ extension TrackingSpec {
     package var catalogFingerprint: String {
         let catalogEvents = catalogEvents
         var hash = FNV1a()
-        for eventIndex in catalogEvents.indices.sorted(by: { catalogEvents[$0].name < catalogEvents[$1].name }) {
+        // Sorted by the names alone: comparing through the events would copy an event
+        // for each comparison.
+        let names = catalogEvents.map(\.name)
+        for eventIndex in names.indices.sorted(by: { names[$0] < names[$1] }) {
             let parameters = catalogEvents[eventIndex].parameters
             hash.combine(catalogEvents[eventIndex].name)
             hash.combine(UInt8(ascii: "("))

@@ -5,6 +5,13 @@ extension SpecValidationPass {
     static let screenKeys = ["name", "description", "consent", "deprecated", "parameters"]
     static let parameterKeys = ["type", "description", "min", "max", "minLength", "maxLength", "pattern", "enum", "pii", "dataType"]
 
+    /// How long, in bytes, ``SwiftNaming/reservedParameterNames`` are: a name of
+    /// another length is none of them, and is not hashed to find out.
+    static let reservedParameterNameLengths: ClosedRange<Int> = {
+        let lengths = SwiftNaming.reservedParameterNames.map(\.utf8.count)
+        return (lengths.min() ?? 0)...(lengths.max() ?? 0)
+    }()
+
     /// `events:`, or `screens:` when `kind` is `.screen`: the two are declared alike.
     mutating func events(_ node: YAMLNode, kind: ParameterKind = .event) -> [TrackingSpec.Event] {
         let word = kind.word
@@ -93,7 +100,7 @@ extension SpecValidationPass {
                 continue
             }
             let swiftName = SwiftNaming.lowerCamelCase(pair.key)
-            if SwiftNaming.reservedParameterNames.contains(swiftName) {
+            if Self.reservedParameterNameLengths.contains(swiftName.utf8.count), SwiftNaming.reservedParameterNames.contains(swiftName) {
                 context.error("\(owner) becomes '\(swiftName)', which Swift does not allow as an argument name; rename it", at: pair.keyLocation)
                 continue
             }
