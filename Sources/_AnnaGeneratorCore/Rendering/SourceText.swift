@@ -57,15 +57,14 @@ struct SourceText: ~Copyable {
     /// writes it; printable ASCII, the usual case, is copied without building the
     /// literal first.
     mutating func appendLiteral(_ text: String) {
-        var text = text
-        let isPlain = text.withUTF8 { bytes in
+        let isPlain = text.utf8.withContiguousStorageIfAvailable { bytes in
             guard bytes.allSatisfy(SwiftLiteral.isPlainASCII) else { return false }
             append(UInt8(ascii: "\""))
             append(bytes)
             append(UInt8(ascii: "\""))
             return true
         }
-        if !isPlain { self += SwiftLiteral.string(text) }
+        if isPlain != true { self += SwiftLiteral.string(text) }
     }
 
     /// Ends the text in exactly one line break, as ``SwiftRenderer/render(_:)`` ends
