@@ -45,10 +45,13 @@ private struct TreeBuilder {
         var pairs: [YAMLPair] = []
         var merges: [YAMLNode] = []
         var pendingKey: (String, SourceLocation)?
-        /// The keys so far, for duplicate checks: searched in order while a mapping
-        /// is small, which most are, and through ``seenIndex`` once it is not.
-        var seen: [(key: String, location: SourceLocation)] = []
-        var seenIndex: [String: SourceLocation] = [:]
+        /// Where the mapping's quoted `"<<"` key is written, if it has one: unlike a
+        /// plain `<<`, which merges, it is a key like any other, so a second is a
+        /// duplicate.
+        var quotedMergeKeyLocation: SourceLocation?
+        /// The keys of ``pairs`` but `<<` and where they are written, once the mapping
+        /// has more than ``linearSearchLimit`` of them; until then ``pairs`` is searched.
+        var keyIndex: [String: SourceLocation] = [:]
         var size = 1
 
         /// Beyond this many keys, a dictionary finds duplicates faster than a scan.
@@ -58,29 +61,40 @@ private struct TreeBuilder {
         /// the room stays in the tree.
         static let initialCapacity = 4
 
-        /// Where `key` was first written in the mapping whose keys so far are `seen`,
-        /// indexed by `seenIndex`, if it was. Static, and given the two by the caller,
-        /// so that asking about the frame on top of the stack does not copy the frame.
+        /// Where `key` was first written in the mapping whose entries so far are
+        /// `pairs`, with `keyIndex` and `quotedMergeKey` as the frame holds them, if it
+        /// was. Every key but `<<` is remembered in `pairs` (a plain `<<` that merges
+        /// is not a pair, and one that does not is not a key checked for duplicates).
+        /// Static, and given the parts by the caller, so that asking about the frame on
+        /// top of the stack does not copy the frame.
         static func firstLocation(
-            of key: String, in seen: [(key: String, location: SourceLocation)], index seenIndex: [String: SourceLocation]
+            of key: String, in pairs: [YAMLPair], index keyIndex: [String: SourceLocation], quotedMergeKey: SourceLocation?
         ) -> SourceLocation? {
-            guard seen.count > linearSearchLimit else {
-                for index in seen.indices where seen[index].key == key { return seen[index].location }
-                return nil
-            }
-            return seenIndex[key]
+            if key == "<<" { return quotedMergeKey }
+            guard keyIndex.isEmpty else { return keyIndex[key] }
+            for index in pairs.indices where pairs[index].key == key { return pairs[index].keyLocation }
+            return nil
         }
 
+        /// Records a key checked for duplicates, whose pair is appended once its value is read.
         mutating func remember(_ key: String, at location: SourceLocation) {
-            seen.append((key, location))
-            if seen.count > Self.linearSearchLimit {
-                if seenIndex.isEmpty {
-                    seenIndex.reserveCapacity(seen.count * 2)
-                    for entry in seen { seenIndex[entry.key] = entry.location }
-                } else {
-                    seenIndex[key] = location
-                }
+            if key == "<<" {
+                quotedMergeKeyLocation = location
+                return
             }
+            guard !keyIndex.isEmpty || pairs.count >= Self.linearSearchLimit else { return }
+            if keyIndex.isEmpty {
+                keyIndex.reserveCapacity(pairs.count * 2)
+                for pair in pairs where pair.key != "<<" { keyIndex[pair.key] = pair.keyLocation }
+            }
+            keyIndex[key] = location
+        }
+
+        /// The keys checked for duplicates, which merged entries do not override.
+        var explicitKeys: Set<String> {
+            var keys = Set(pairs.lazy.map(\.key).filter { $0 != "<<" })
+            if quotedMergeKeyLocation != nil { keys.insert("<<") }
+            return keys
         }
 
         init(isMapping: Bool, location: SourceLocation, anchor: String?) {
@@ -89,7 +103,6 @@ private struct TreeBuilder {
             self.anchor = anchor
             if isMapping {
                 pairs.reserveCapacity(Self.initialCapacity)
-                seen.reserveCapacity(Self.initialCapacity)
             } else {
                 items.reserveCapacity(Self.initialCapacity)
             }
@@ -184,7 +197,7 @@ private struct TreeBuilder {
                 let node: YAMLNode
                 if frame.isMapping {
                     // Merge keys: explicit entries win, earlier merged mappings win over later ones.
-                    var present = frame.merges.isEmpty ? [] : Set(frame.seen.lazy.map(\.key))
+                    var present = frame.merges.isEmpty ? [] : frame.explicitKeys
                     for merge in frame.merges {
                         guard case .mapping(let merged) = merge.content else { continue }
                         for pair in merged where !present.contains(pair.key) {
@@ -241,7 +254,8 @@ private struct TreeBuilder {
             return fail("a key must be a plain name, not \(node.kindDescription)", at: node.location)
         }
         if key != "<<" || !isMergeKeyCandidate(node) {
-            if let first = Frame.firstLocation(of: key, in: stack[top].seen, index: stack[top].seenIndex) {
+            if let first = Frame.firstLocation(
+                of: key, in: stack[top].pairs, index: stack[top].keyIndex, quotedMergeKey: stack[top].quotedMergeKeyLocation) {
                 return fail("duplicate key '\(key)' (first at line \(first.line), column \(first.column)); remove one of them", at: node.location)
             }
             stack[top].remember(key, at: node.location)
