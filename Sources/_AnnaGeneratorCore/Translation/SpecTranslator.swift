@@ -204,6 +204,10 @@ package struct SpecTranslator: Sendable {
     /// line; no lines for a missing or blank description.
     func docLines(_ text: String?) -> [String] {
         guard let text, !text.isBlank else { return [] }
-        return SwiftLiteral.commentLines(text).map { $0.isEmpty ? "" : String.concatenating(" ", $0) }
+        var lines = SwiftLiteral.commentLines(text)
+        for index in lines.indices where !lines[index].isEmpty {
+            lines[index] = String.concatenating(" ", lines[index])
+        }
+        return lines
     }
 }
