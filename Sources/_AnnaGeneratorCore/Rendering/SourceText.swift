@@ -39,7 +39,9 @@ struct SourceText: ~Copyable {
         count += 1
     }
 
-    /// Appends a string's UTF-8 bytes.
+    /// Appends a string's UTF-8 bytes. Inlined: the generator appends some 200,000
+    /// pieces, and the call cost as much as the copy.
+    @inline(__always)
     static func += (text: inout SourceText, string: String) {
         // Native and small strings, which is all of them on the platforms the generator
         // runs on, lend their bytes without a copy of the string.
