@@ -4,8 +4,16 @@
 package enum SwiftLiteral {
     /// A quoted Swift string literal for any text.
     static func string(_ text: String) -> String {
-        var bytes = text
-        if bytes.withUTF8({ $0.allSatisfy(isPlainASCII) }) { return String.concatenating("\"", text, "\"") }
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            guard bytes.allSatisfy(isPlainASCII) else { return nil }
+            return String(unsafeUninitializedCapacity: bytes.count + 2) { buffer in
+                buffer[0] = UInt8(ascii: "\"")
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[1...]).initialize(from: bytes)
+                buffer[bytes.count + 1] = UInt8(ascii: "\"")
+                return bytes.count + 2
+            }
+        }
+        if let plain = plain ?? nil { return plain }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

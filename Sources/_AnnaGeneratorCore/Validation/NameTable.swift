@@ -11,37 +11,34 @@ struct NameTable {
     /// Beyond this many names, a dictionary finds one faster than a scan.
     static let linearSearchLimit = 16
 
-    private var names: [String] = []
-    private var owners: [Owner] = []
+    private var entries: [(name: String, owner: Owner)] = []
     private var index: [String: Int] = [:]
 
     /// An empty table for about `capacity` names.
     init(capacity: Int = 0) {
-        names.reserveCapacity(capacity)
-        owners.reserveCapacity(capacity)
+        entries.reserveCapacity(capacity)
     }
 
     /// Who took `name`, or `nil` while it is free.
     subscript(name: String) -> Owner? {
-        if names.count <= Self.linearSearchLimit {
-            for position in names.indices where names[position] == name {
-                return owners[position]
+        if entries.count <= Self.linearSearchLimit {
+            for position in entries.indices where entries[position].name == name {
+                return entries[position].owner
             }
             return nil
         }
-        return index[name].map { owners[$0] }
+        return index[name].map { entries[$0].owner }
     }
 
     /// Records that `owner` takes `name`, which is free.
     mutating func take(_ name: String, by owner: Owner) {
-        names.append(name)
-        owners.append(owner)
-        if names.count > Self.linearSearchLimit {
+        entries.append((name, owner))
+        if entries.count > Self.linearSearchLimit {
             if index.isEmpty {
-                index.reserveCapacity(names.capacity)
-                for (position, taken) in names.enumerated() { index[taken] = position }
+                index.reserveCapacity(entries.capacity)
+                for (position, entry) in entries.enumerated() { index[entry.name] = position }
             } else {
-                index[name] = names.count - 1
+                index[name] = entries.count - 1
             }
         }
     }
