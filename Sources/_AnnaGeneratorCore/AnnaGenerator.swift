@@ -110,15 +110,8 @@ public struct AnnaGenerator: Sendable {
     /// ``writeIfChanged(_:to:)`` for bytes.
     static func writeIfChanged(bytes new: UnsafeBufferPointer<UInt8>, to path: String) throws -> Bool {
         let url = URL(fileURLWithPath: path)
-        // Usually the file exists and is unchanged: map it and compare in place,
-        // without copying either side.
-        if let old = try? Data(contentsOf: url, options: .alwaysMapped), old.count == new.count,
-           old.withUnsafeBytes({ old in
-               guard let oldStart = old.baseAddress, let newStart = new.baseAddress else { return new.isEmpty }
-               return memcmp(oldStart, newStart, new.count) == 0
-           }) {
-            return false
-        }
+        // Usually the file exists and is unchanged.
+        if fileHolds(new, at: path) { return false }
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -130,6 +123,28 @@ public struct AnnaGenerator: Sendable {
         }
         try Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: start), count: new.count, deallocator: .none)
             .write(to: url, options: .atomic)
+        return true
+    }
+
+    /// Whether the file at `path` holds exactly `bytes`. It is read in chunks into one
+    /// small buffer: mapping or reading it whole would touch a fresh page of memory for
+    /// every 4 KB of a file of megabytes, and page faults, not the comparison, were the
+    /// cost.
+    static func fileHolds(_ bytes: UnsafeBufferPointer<UInt8>, at path: String) -> Bool {
+        guard let file = fopen(path, "rb") else { return false }
+        defer { fclose(file) }
+        guard fseeko(file, 0, SEEK_END) == 0, ftello(file) == off_t(bytes.count), fseeko(file, 0, SEEK_SET) == 0 else {
+            return false
+        }
+        let chunkSize = 64 * 1024
+        let chunk = UnsafeMutableRawPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { chunk.deallocate() }
+        var offset = 0
+        while offset < bytes.count {
+            let count = fread(chunk, 1, min(chunkSize, bytes.count - offset), file)
+            guard count > 0, let start = bytes.baseAddress, memcmp(chunk, start + offset, count) == 0 else { return false }
+            offset += count
+        }
         return true
     }
 

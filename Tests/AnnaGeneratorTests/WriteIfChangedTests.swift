@@ -41,5 +41,17 @@ import Testing
         #expect(try !AnnaGenerator.writeIfChanged(text, to: path))
         #expect(try inode(path) == first)
         #expect(try AnnaGenerator.writeIfChanged(text.dropLast() + "\u{20}", to: path), "the last byte differs")
+        // The file is compared in chunks of 64 KiB: a difference on either side of a
+        // chunk's end, and a file that is the new text and more.
+        for offset in [65_535, 65_536] {
+            var bytes = Array(text.utf8)
+            #expect(try AnnaGenerator.writeIfChanged(text, to: path))
+            bytes[offset] = UInt8(ascii: "#")
+            #expect(try AnnaGenerator.writeIfChanged(String(decoding: bytes, as: UTF8.self), to: path), "byte \(offset) differs")
+            #expect(try Array(read(path).utf8)[offset] == UInt8(ascii: "#"))
+        }
+        #expect(try AnnaGenerator.writeIfChanged(text + "// more\n", to: path))
+        #expect(try AnnaGenerator.writeIfChanged(text, to: path), "the file held the text and more")
+        #expect(try read(path) == text)
     }
 }
