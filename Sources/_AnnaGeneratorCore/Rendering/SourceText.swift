@@ -55,6 +55,15 @@ struct SourceText: ~Copyable {
         text.append(UnsafeBufferPointer(start: other.base, count: other.count))
     }
 
+    /// Appends each line after `prefix`, ending in a line break.
+    mutating func appendLines(_ lines: [String], prefix: String) {
+        for line in lines {
+            self += prefix
+            self += line
+            append(UInt8(ascii: "\n"))
+        }
+    }
+
     /// Appends `text` as a quoted Swift string literal, as ``SwiftLiteral/string(_:)``
     /// writes it; printable ASCII, the usual case, is copied without building the
     /// literal first.

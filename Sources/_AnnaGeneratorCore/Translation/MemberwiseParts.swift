@@ -83,7 +83,7 @@ struct MemberwiseParts: Sendable {
     /// Writes each argument on a line of its own after `indent`.
     func writeArguments(indent: String, into out: inout SourceText) {
         switch form {
-        case .text(let arguments, _, _): Self.write(arguments, indent: indent, into: &out)
+        case .text(let arguments, _, _): out.appendLines(arguments, prefix: indent)
         case .parameters(let ordered, _, _): Self.write(ordered.indices, with: writeArgument, indent: indent, into: &out)
         }
     }
@@ -91,7 +91,7 @@ struct MemberwiseParts: Sendable {
     /// Writes each required entry on a line of its own after `indent`.
     func writeRequiredEntries(indent: String, into out: inout SourceText) {
         switch form {
-        case .text(_, let requiredEntries, _): Self.write(requiredEntries, indent: indent, into: &out)
+        case .text(_, let requiredEntries, _): out.appendLines(requiredEntries, prefix: indent)
         case .parameters(_, let requiredCount, _): Self.write(0..<requiredCount, with: writeRequiredEntry, indent: indent, into: &out)
         }
     }
@@ -99,7 +99,7 @@ struct MemberwiseParts: Sendable {
     /// Writes each optional assignment on a line of its own after `indent`.
     func writeOptionalAssignments(indent: String, into out: inout SourceText) {
         switch form {
-        case .text(_, _, let optionalAssignments): Self.write(optionalAssignments, indent: indent, into: &out)
+        case .text(_, _, let optionalAssignments): out.appendLines(optionalAssignments, prefix: indent)
         case .parameters(let ordered, let requiredCount, _):
             Self.write(requiredCount..<ordered.count, with: writeOptionalAssignment, indent: indent, into: &out)
         }
@@ -140,14 +140,6 @@ struct MemberwiseParts: Sendable {
         out += ".analyticsValue, forKey: "
         out.appendLiteral(ordered[index].name)
         out += ") }"
-    }
-
-    private static func write(_ lines: [String], indent: String, into out: inout SourceText) {
-        for line in lines {
-            out += indent
-            out += line
-            out += "\n"
-        }
     }
 
     private static func write(
