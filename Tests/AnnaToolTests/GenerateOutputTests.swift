@@ -53,6 +53,24 @@ import Testing
         #expect(unreadable.stderr.contains("absent.anna.yml:1:1: error: cannot read the file"))
     }
 
+    /// What the common forms leave to ArgumentParser reads as the whole tool's: help
+    /// and usage name `anna generate`, and an unknown option is the tree's error.
+    @Test func generatesHelpAndUsageAreTheWholeTools() throws {
+        let root = try AnnaTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try "anna: 1\nevents:\n  opened: {}\n".write(to: root.appending(path: "x.anna.yml"), atomically: true, encoding: .utf8)
+
+        let help = try AnnaTool.run(["generate", "--help"], in: root)
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("USAGE: anna generate <specs> ..."), "\(help.stdout)")
+
+        let unknown = try AnnaTool.run(["generate", "x.anna.yml", "--output", "G", "--outptu", "H"], in: root)
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("Unknown option '--outptu'"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("Usage: anna generate"), "\(unknown.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root.appending(path: "G").path))
+    }
+
     @Test func versionPrintsTheToolsVersion() throws {
         let result = try AnnaTool.run(["--version"])
         #expect(result.status == 0)
