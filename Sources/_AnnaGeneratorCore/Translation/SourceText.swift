@@ -1,5 +1,8 @@
 /// Generated Swift as UTF-8 bytes while it is written.
 ///
+/// In Translation/, below Rendering/, because the render model spells some of its
+/// parts with it (``MemberwiseParts``), and the templates write the file with it.
+///
 /// Appending a `String` to a `String` costs several hundred instructions whatever
 /// its length, and a 1,000-event spec's file is written in some 300,000 pieces;
 /// copying each piece's bytes into one buffer costs a few dozen. The buffer is its
