@@ -88,10 +88,26 @@ public struct AnnaGenerator: Sendable {
     /// - Returns: Its bytes.
     /// - Throws: ``SpecError`` located at the file's start when it cannot be read.
     public static func read(_ path: String) throws(SpecError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let bytes = readRegularFile(path) ?? FileManager.default.contents(atPath: path).map([UInt8].init) else {
             throw SpecError(diagnostics: [.error("cannot read the file; check that it exists and is readable", at: SourceLocation(file: path, line: 1, column: 1))])
         }
-        return [UInt8](data)
+        return bytes
+    }
+
+    /// A regular file's bytes, read straight into the array (through `Data`, each
+    /// spec was copied twice); `nil` for anything else, which `read(_:)` then reads
+    /// through `FileManager`, or when the file cannot be read.
+    static func readRegularFile(_ path: String) -> [UInt8]? {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        let size = Int(status.st_size)
+        var complete = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            count = size == 0 ? 0 : fread(buffer.baseAddress!, 1, size, file)
+            complete = count == size && fgetc(file) == EOF
+        }
+        return complete ? bytes : nil
     }
 
     /// Writes a file only when its contents differ, so builds that depend on it
