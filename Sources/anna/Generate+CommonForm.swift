@@ -25,12 +25,15 @@ extension Generate {
                 specs.append(argument)
             }
         }
-        guard !specs.isEmpty, output != nil || (outputFile != nil && specs.count == 1) else { return nil }
+        guard !specs.isEmpty else { return nil }
         self.init()
         self.specs = specs
         self.output = output
         self.outputFile = outputFile
         self.templates = nil
+        // The command's own rules (one of the two options; one spec for a file), so
+        // that a combination they reject goes to ArgumentParser and its message.
+        guard (try? validate()) != nil else { return nil }
     }
 
     /// A value ArgumentParser takes as it is: not empty, not an option or a flag.
