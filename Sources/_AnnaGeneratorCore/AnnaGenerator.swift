@@ -64,9 +64,10 @@ public struct AnnaGenerator: Sendable {
     }
 
     /// Generates Swift from spec bytes and writes it to `path` unless the file there
-    /// already holds it: ``generate(_:file:)`` and ``writeIfChanged(_:to:)`` in one,
-    /// writing from the rendered bytes without making a `String` of them (the tools
-    /// write a file of a couple of megabytes for a large spec).
+    /// already holds it: ``generate(_:file:)`` and ``writeIfChanged(_:to:)`` in one.
+    /// The file is compared or written 64 KiB at a time as it is rendered
+    /// (``FileUpdate``), never held whole: the tools write a file of a couple of
+    /// megabytes for a large spec.
     /// - Parameters:
     ///   - bytes: The spec's contents.
     ///   - file: The path shown in diagnostics and in the generated header.
@@ -78,9 +79,12 @@ public struct AnnaGenerator: Sendable {
     ) throws(SpecError) -> (warnings: [Diagnostic], written: Result<Bool, any Error>) {
         let (spec, diagnostics) = check(bytes, file: file)
         guard let spec else { throw SpecError(diagnostics: diagnostics) }
-        let text = renderer.renderText(withCatalogOf: SpecTranslator().translate(spec))
-        let written = Result<Bool, any Error> { try text.withBytes { try Self.writeIfChanged(bytes: $0, to: path) } }
-        return (diagnostics, written)
+        let model = SpecTranslator().translate(spec)
+        let update = FileUpdate(path: path)
+        var text = SourceText(chunkSize: 64 * 1024, drain: update.write)
+        renderer.renderText(withCatalogOf: model, into: &text)
+        text.drainAll()
+        return (diagnostics, Result { try update.commit() })
     }
 
     /// Reads a spec file.
@@ -120,48 +124,9 @@ public struct AnnaGenerator: Sendable {
     @discardableResult
     public static func writeIfChanged(_ contents: String, to path: String) throws -> Bool {
         var contents = contents
-        return try contents.withUTF8 { try writeIfChanged(bytes: $0, to: path) }
-    }
-
-    /// ``writeIfChanged(_:to:)`` for bytes.
-    static func writeIfChanged(bytes new: UnsafeBufferPointer<UInt8>, to path: String) throws -> Bool {
-        let url = URL(fileURLWithPath: path)
-        // Usually the file exists and is unchanged.
-        if fileHolds(new, at: path) { return false }
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        }
-        // Written from the caller's bytes, not a copy of them.
-        guard let start = new.baseAddress else {
-            try Data().write(to: url, options: .atomic)
-            return true
-        }
-        try Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: start), count: new.count, deallocator: .none)
-            .write(to: url, options: .atomic)
-        return true
-    }
-
-    /// Whether the file at `path` holds exactly `bytes`. It is read in chunks into one
-    /// small buffer: mapping or reading it whole would touch a fresh page of memory for
-    /// every 4 KB of a file of megabytes, and page faults, not the comparison, were the
-    /// cost.
-    static func fileHolds(_ bytes: UnsafeBufferPointer<UInt8>, at path: String) -> Bool {
-        guard let file = fopen(path, "rb") else { return false }
-        defer { fclose(file) }
-        guard fseeko(file, 0, SEEK_END) == 0, ftello(file) == off_t(bytes.count), fseeko(file, 0, SEEK_SET) == 0 else {
-            return false
-        }
-        let chunkSize = 64 * 1024
-        let chunk = UnsafeMutableRawPointer.allocate(byteCount: chunkSize, alignment: 16)
-        defer { chunk.deallocate() }
-        var offset = 0
-        while offset < bytes.count {
-            let count = fread(chunk, 1, min(chunkSize, bytes.count - offset), file)
-            guard count > 0, let start = bytes.baseAddress, memcmp(chunk, start + offset, count) == 0 else { return false }
-            offset += count
-        }
-        return true
+        let update = FileUpdate(path: path)
+        contents.withUTF8 { update.write($0) }
+        return try update.commit()
     }
 
     /// The output file name for a spec: `catalog.anna.yml` → `catalog.anna.swift`.

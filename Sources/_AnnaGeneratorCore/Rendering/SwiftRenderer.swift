@@ -37,14 +37,16 @@ package struct SwiftRenderer: Sendable {
     /// - Parameter model: What to render.
     /// - Returns: Swift source, ending in exactly one newline.
     package func renderWithCatalog(_ model: RenderModel) -> String {
-        renderText(withCatalogOf: model).string
+        var out = SourceText(capacity: CompiledTemplates.estimatedSize(of: model) + CatalogRenderer.estimatedSize(of: model.catalog))
+        renderText(withCatalogOf: model, into: &out)
+        return out.string
     }
 
-    /// The whole generated file as ``renderWithCatalog(_:)`` renders it, as bytes. The
-    /// built-in templates write straight into the one buffer the catalog follows in,
-    /// so the file is never put together from strings of its parts.
-    func renderText(withCatalogOf model: RenderModel) -> SourceText {
-        var out = SourceText(capacity: CompiledTemplates.estimatedSize(of: model) + CatalogRenderer.estimatedSize(of: model.catalog))
+    /// Writes the whole generated file as ``renderWithCatalog(_:)`` renders it, as
+    /// bytes, at the end of `out`, which may drain as it fills. The built-in templates
+    /// write straight into the buffer the catalog follows in, so the file is never put
+    /// together from strings of its parts.
+    func renderText(withCatalogOf model: RenderModel, into out: inout SourceText) {
         if engine is CompiledTemplateEngine {
             CompiledTemplates.file(model, into: &out)
             out.endWithOneNewline()
@@ -52,6 +54,5 @@ package struct SwiftRenderer: Sendable {
             out += render(model)
         }
         CatalogRenderer.render(model.catalog, into: &out)
-        return out
     }
 }

@@ -8,18 +8,37 @@
 /// copying each piece's bytes into one buffer costs a few dozen. The buffer is its
 /// own, grown by doubling, so an append is a capacity check and a copy; the text is
 /// not copyable, so the buffer has one owner, which frees it.
+///
+/// A text made with ``init(chunkSize:drain:)`` never holds the whole file: when its
+/// buffer is full it hands what it holds to `drain` (which compares it with the file
+/// in place or writes it) and starts again at the front. The tools write a file of
+/// megabytes so in a buffer of 64 KiB, instead of touching a fresh page of memory
+/// for every 4 KB of it.
 struct SourceText: ~Copyable {
     /// The bytes; `count` of them are written.
     private var base: UnsafeMutablePointer<UInt8>
     /// How many bytes fit before the buffer grows.
     private var capacity: Int
-    /// How many bytes are written.
+    /// How many bytes are written and not yet drained.
     private(set) var count = 0
+    /// Takes the bytes written so far when the buffer is full; `nil` for a text held whole.
+    private let drain: ((UnsafeBufferPointer<UInt8>) -> Void)?
 
-    /// An empty text with room for `capacity` bytes.
+    /// An empty text with room for `capacity` bytes, which grows to hold all it is given.
     init(capacity: Int) {
         self.capacity = max(capacity, 16)
         base = .allocate(capacity: self.capacity)
+        drain = nil
+    }
+
+    /// An empty text that hands its bytes to `drain` in order, whenever `chunkSize`
+    /// of them are written, and at ``drainAll()``. Only what ``endWithOneNewline()``
+    /// may still change is kept back: the line breaks at the end and the character
+    /// before them.
+    init(chunkSize: Int, drain: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+        capacity = max(chunkSize, 16)
+        base = .allocate(capacity: capacity)
+        self.drain = drain
     }
 
     deinit {
@@ -29,15 +48,14 @@ struct SourceText: ~Copyable {
     /// Appends bytes.
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
-        let end = count + bytes.count
-        if end > capacity { grow(toHold: end) }
+        if count + bytes.count > capacity { makeRoom(for: bytes.count) }
         (base + count).initialize(from: source, count: bytes.count)
-        count = end
+        count += bytes.count
     }
 
     /// Appends one byte.
     mutating func append(_ byte: UInt8) {
-        if count == capacity { grow(toHold: count + 1) }
+        if count == capacity { makeRoom(for: 1) }
         (base + count).initialize(to: byte)
         count += 1
     }
@@ -112,6 +130,31 @@ struct SourceText: ~Copyable {
     /// The text as a `String`.
     var string: String {
         String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
+    }
+
+    /// Hands every byte written to `drain`. Call it once the text is complete.
+    mutating func drainAll() {
+        guard let drain, count > 0 else { return }
+        drain(UnsafeBufferPointer(start: base, count: count))
+        count = 0
+    }
+
+    /// Makes room for `extra` more bytes: drains what ``endWithOneNewline()`` can no
+    /// longer change when the text drains, and grows the buffer when that is not enough.
+    private mutating func makeRoom(for extra: Int) {
+        if let drain {
+            // Keep the last character that is not a line break and the line breaks
+            // after it: endWithOneNewline() stops at that character.
+            var kept = count
+            while kept > 0, base[kept - 1] == UInt8(ascii: "\n") || base[kept - 1] == UInt8(ascii: "\r") { kept -= 1 }
+            kept -= 1
+            if kept > 0 {
+                drain(UnsafeBufferPointer(start: base, count: kept))
+                base.moveInitialize(from: base + kept, count: count - kept)
+                count -= kept
+            }
+        }
+        if count + extra > capacity { grow(toHold: count + extra) }
     }
 
     /// Moves the bytes to a buffer that holds at least `needed`, doubling the capacity.
