@@ -16,7 +16,9 @@ enum AnnaGenerate {
         }
         let (spec, output) = (arguments[0], arguments[1])
         do throws(SpecError) {
-            let (warnings, written) = try AnnaGenerator().generate(try AnnaGenerator.read(spec), file: spec, writingTo: output)
+            var generator = AnnaGenerator()
+            generator.keepsMemoryUntilExit = true
+            let (warnings, written) = try generator.generate(try AnnaGenerator.read(spec), file: spec, writingTo: output)
             report(warnings)
             if case .failure(let error) = written {
                 FileHandle.standardError.write(Data("\(output): error: cannot write the generated file: \(error.localizedDescription)\n".utf8))

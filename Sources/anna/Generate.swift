@@ -57,13 +57,14 @@ struct Generate: ParsableCommand {
     }
 
     func run() throws {
-        let generator: AnnaGenerator
+        var generator: AnnaGenerator
         do {
             generator = try templates.map { try AnnaGenerator(templatesDirectory: URL(fileURLWithPath: $0)) } ?? AnnaGenerator()
         } catch {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode.failure
         }
+        generator.keepsMemoryUntilExit = true
         var failed = false
         let names = Self.outputNames(for: specs)
         for spec in specs {
