@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The generator's pipeline in one place: read, parse, validate, translate, render.
 ///
@@ -6,12 +15,6 @@ import Foundation
 public struct AnnaGenerator: Sendable {
     /// The templates used for rendering.
     package var renderer: SwiftRenderer
-    /// Whether ``generate(_:file:writingTo:)`` leaves the syntax tree, the spec and the
-    /// render model of its last spec for the process's exit to take back
-    /// (``ExitKeeper``) instead of freeing them node by node. The tools set it: freeing
-    /// a 1,000-event plan's tree and model took 1.1 ms of a 14 ms process, and the
-    /// kernel takes a process's memory back at once. Off for everything else.
-    package var keepsMemoryUntilExit = false
 
     /// A generator with the built-in templates, rendered by compiled Swift.
     public init() {
@@ -87,11 +90,16 @@ public struct AnnaGenerator: Sendable {
     ///   - bytes: The spec's contents.
     ///   - file: The path shown in diagnostics and in the generated header.
     ///   - path: Where to write.
-    /// - Returns: The warnings, and whether the file was written or the file system's error.
+    /// - Returns: The warnings; whether the file was written, or the file system's
+    ///   error; and `retained`, which holds the syntax tree, the spec and the render
+    ///   model. A tool that exits next keeps it alive until `exit` (with
+    ///   `withExtendedLifetime`), so the kernel takes that memory back at once: freed
+    ///   node by node, a 1,000-event plan's took 1.1 ms of a 14 ms process. Compilers
+    ///   do the same (clang's `-disable-free`). Anyone else lets it go.
     /// - Throws: ``SpecError`` with every diagnostic when the spec has errors; nothing is written then.
     package func generate(
         _ bytes: [UInt8], file: String, writingTo path: String
-    ) throws(SpecError) -> (warnings: [Diagnostic], written: Result<Bool, any Error>) {
+    ) throws(SpecError) -> (warnings: [Diagnostic], written: Result<Bool, any Error>, retained: AnyObject) {
         let (root, spec, diagnostics) = parseAndValidate(bytes, file: file)
         guard let spec else { throw SpecError(diagnostics: diagnostics) }
         let model = SpecTranslator().translate(spec)
@@ -99,8 +107,20 @@ public struct AnnaGenerator: Sendable {
         var text = SourceText(chunkSize: 64 * 1024, drain: update.write)
         renderer.renderText(withCatalogOf: model, into: &text)
         text.drainAll()
-        if keepsMemoryUntilExit { ExitKeeper.keep([root as Any, spec, model]) }
-        return (diagnostics, Result { try update.commit() })
+        return (diagnostics, Result { try update.commit() }, Retained(root: root, spec: spec, model: model))
+    }
+
+    /// What ``generate(_:file:writingTo:)`` built, for a tool to leave to its exit.
+    private final class Retained {
+        let root: YAMLNode?
+        let spec: TrackingSpec
+        let model: RenderModel
+
+        init(root: YAMLNode?, spec: TrackingSpec, model: RenderModel) {
+            self.root = root
+            self.spec = spec
+            self.model = model
+        }
     }
 
     /// Reads a spec file.

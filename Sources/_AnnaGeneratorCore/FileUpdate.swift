@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 private let systemWrite = Glibc.write
@@ -25,14 +24,13 @@ private let systemWrite = Darwin.write
 /// one per output file.
 final class FileUpdate {
     /// A file system call that failed, with what it was doing.
-    struct Failure: LocalizedError, CustomStringConvertible {
+    struct Failure: Error, CustomStringConvertible {
         /// What failed, e.g. "creating a file in Generated".
         let action: String
         /// The `errno` it set.
         let code: Int32
 
         var description: String { "\(action): \(String(cString: strerror(code)))" }
-        var errorDescription: String? { description }
     }
 
     private static let chunkSize = 64 * 1024
@@ -123,17 +121,12 @@ final class FileUpdate {
     /// part of the file in place that the new contents share. Records the error and
     /// returns `false` when that fails.
     private func begin() -> Bool {
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                failure = error
-                return false
-            }
+        let (directory, name) = Self.split(path)
+        if !directory.isEmpty, let error = Self.makeDirectories(directory) {
+            failure = error
+            return false
         }
         let prefix = directory.isEmpty ? "." : directory + "/."
-        let name = (path as NSString).lastPathComponent
         while temporary == nil {
             let candidate = prefix + name + "." + String(UInt64.random(in: .min ... .max), radix: 36) + ".tmp"
             let descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
@@ -166,6 +159,31 @@ final class FileUpdate {
             }
         }
         return failure == nil
+    }
+
+    /// A path's folder (empty for a bare name) and last component; trailing slashes
+    /// are not part of either.
+    static func split(_ path: String) -> (directory: String, name: String) {
+        var path = Substring(path)
+        while path.count > 1, path.last == "/" { path.removeLast() }
+        guard let slash = path.lastIndex(of: "/") else { return ("", String(path)) }
+        let name = String(path[path.index(after: slash)...])
+        var directory = path[..<slash]
+        while directory.count > 1, directory.last == "/" { directory.removeLast() }
+        return (directory.isEmpty ? "/" : String(directory), name)
+    }
+
+    /// Creates a folder and the folders above it that are missing (`mkdir -p`).
+    /// - Returns: The error, or `nil` when the folder exists.
+    static func makeDirectories(_ directory: String) -> Failure? {
+        var status = stat()
+        if stat(directory, &status) == 0 {
+            return status.st_mode & S_IFMT == S_IFDIR ? nil : Failure(action: "creating the folder \(directory)", code: ENOTDIR)
+        }
+        let parent = split(directory).directory
+        if !parent.isEmpty, parent != directory, let error = makeDirectories(parent) { return error }
+        if mkdir(directory, 0o777) == 0 || errno == EEXIST { return nil }
+        return Failure(action: "creating the folder \(directory)", code: errno)
     }
 
     /// Writes bytes to the temporary file, all of them or the error.

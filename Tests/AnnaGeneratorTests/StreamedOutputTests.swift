@@ -116,8 +116,28 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["taken.swift"])
 
         try Data("x".utf8).write(to: directory.appending(path: "file"))
-        #expect(throws: (any Error).self) { try write("let a = 1\n", to: directory.appending(path: "file/out.swift").path, chunk: 4) }
+        let underFile = directory.appending(path: "file/sub").path
+        #expect {
+            try write("let a = 1\n", to: underFile + "/out.swift", chunk: 4)
+        } throws: { error in
+            "\(error)" == "creating the folder \(directory.appending(path: "file").path): Not a directory"
+        }
         #expect(try contents(directory.appending(path: "file").path) == "x")
+    }
+
+    @Test func missingFoldersAreCreated() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appending(path: "a/b//c/out.swift").path
+        #expect(try write("let a = 1\n", to: path, chunk: 4))
+        #expect(try contents(directory.appending(path: "a/b/c/out.swift").path) == "let a = 1\n")
+    }
+
+    @Test(arguments: [
+        ("out.swift", "", "out.swift"), ("a/out.swift", "a", "out.swift"), ("/out.swift", "/", "out.swift"),
+        ("/a/b/", "/a", "b"), ("a//b", "a", "b"), ("/", "/", ""),
+    ])
+    func pathsSplitIntoFolderAndName(path: String, directory: String, name: String) {
+        #expect(FileUpdate.split(path) == (directory, name))
     }
 
     /// A spec whose generated file is several chunks long.

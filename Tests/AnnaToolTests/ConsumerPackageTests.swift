@@ -112,6 +112,17 @@ import Testing
             line.split(separator: "/").first { $0.hasSuffix("-tool.build") }.map { String($0.dropLast("-tool.build".count)) }
         })
         #expect(modules == ["AnnaRules", "_AnnaGeneratorCore", "anna_generate"], "\(list)")
+        #if os(Linux)
+        // Nor Foundation and ICU: the pipeline imports FoundationEssentials only, and
+        // loading Foundation took 2.7 ms of every run of the tool.
+        let libraries = try AnnaTool.run(
+            [app.appending(path: ".build/debug/anna-generate-tool").path], executable: URL(fileURLWithPath: "/usr/bin/ldd"))
+        #expect(libraries.status == 0, "\(libraries.stderr)")
+        #expect(libraries.stdout.contains("libFoundationEssentials"), "\(libraries.stdout)")
+        for library in ["libFoundation.so", "libFoundationInternationalization", "lib_FoundationICU"] {
+            #expect(!libraries.stdout.contains(library), "\(libraries.stdout)")
+        }
+        #endif
     }
 
     @Test func anAppWithTheTraitsRunsTheDocumentedCommands() throws {

@@ -1,5 +1,9 @@
 import AnnaRules
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What tasks built at run time rely on, as data: the events a catalog lists, its
 /// fingerprint and the `with:` values of task descriptions. The generated catalog

@@ -1,5 +1,9 @@
 import AnnaRules
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension SpecValidationPass {
     /// `tasks:`: each task's pattern, event and `with:` expressions, type-checked
