@@ -8,25 +8,13 @@ import Testing
 @Suite struct StreamedOutputTests {
     let directory = FileManager.default.temporaryDirectory.appending(path: "anna-stream-\(UUID().uuidString)")
 
-    /// A deterministic generator, so a failure names a seed that reproduces it.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Pieces rich in what endWithOneNewline() looks at: runs of line breaks, `\r\n`,
     /// and text before them.
     static let pieces = ["\n", "\n\n\n", "\r\n", "\r", "x", "let a = 1", "é", "    ", "\n\r\n\n", "}\n\n"]
 
     @Test(arguments: 0..<40)
     func aDrainedTextIsTheTextHeldWhole(seed: Int) {
-        var random = SplitMix(state: UInt64(seed))
+        var random = SplitMix64(seed: UInt64(seed))
         var drained: [UInt8] = []
         var streamed = SourceText(chunkSize: 16 + seed % 24) { drained.append(contentsOf: $0) }
         var whole = SourceText(capacity: 16)
