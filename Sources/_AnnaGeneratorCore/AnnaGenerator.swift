@@ -7,6 +7,8 @@ import Foundation
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The generator's pipeline in one place: read, parse, validate, translate, render.
