@@ -122,7 +122,7 @@ struct SourceText: ~Copyable {
         return string
     }
 
-    /// Calls `body` with the bytes written so far.
+    /// Calls `body` with the bytes written so far (and not drained).
     func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         try body(UnsafeBufferPointer(start: base, count: count))
     }
@@ -145,13 +145,13 @@ struct SourceText: ~Copyable {
         if let drain {
             // Keep the last character that is not a line break and the line breaks
             // after it: endWithOneNewline() stops at that character.
-            var kept = count
-            while kept > 0, base[kept - 1] == UInt8(ascii: "\n") || base[kept - 1] == UInt8(ascii: "\r") { kept -= 1 }
-            kept -= 1
-            if kept > 0 {
-                drain(UnsafeBufferPointer(start: base, count: kept))
-                base.moveInitialize(from: base + kept, count: count - kept)
-                count -= kept
+            var drained = count
+            while drained > 0, base[drained - 1] == UInt8(ascii: "\n") || base[drained - 1] == UInt8(ascii: "\r") { drained -= 1 }
+            drained -= 1
+            if drained > 0 {
+                drain(UnsafeBufferPointer(start: base, count: drained))
+                base.moveInitialize(from: base + drained, count: count - drained)
+                count -= drained
             }
         }
         if count + extra > capacity { grow(toHold: count + extra) }
