@@ -188,17 +188,27 @@ final class FileUpdate {
 
     /// Writes bytes to the temporary file, all of them or the error.
     private func writeOut(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard failure == nil, let temporary, var start = bytes.baseAddress else { return }
-        var remaining = bytes.count
-        while remaining > 0 {
-            let written = systemWrite(temporary.descriptor, start, remaining)
-            if written < 0 {
-                if errno == EINTR { continue }
-                failure = Failure(action: "writing \(temporary.path)", code: errno)
-                return
-            }
-            start += written
-            remaining -= written
+        guard failure == nil, let temporary else { return }
+        if let code = writeAll(bytes, to: temporary.descriptor) {
+            failure = Failure(action: "writing \(temporary.path)", code: code)
         }
     }
+}
+
+/// Writes all of `bytes` to a file descriptor, again after a partial write or an
+/// interruption.
+/// - Returns: `nil`, or the `errno` of the write that failed.
+package func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32? {
+    guard var start = bytes.baseAddress else { return nil }
+    var remaining = bytes.count
+    while remaining > 0 {
+        let written = systemWrite(descriptor, start, remaining)
+        if written < 0 {
+            if errno == EINTR { continue }
+            return errno
+        }
+        start += written
+        remaining -= written
+    }
+    return nil
 }

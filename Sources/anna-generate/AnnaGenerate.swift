@@ -47,18 +47,6 @@ enum AnnaGenerate {
     /// Writes a line to standard error.
     static func printError(_ line: String) {
         var text = line + "\n"
-        text.withUTF8 { bytes in
-            var start = bytes.baseAddress
-            var remaining = bytes.count
-            while remaining > 0, let pointer = start {
-                let written = write(2, pointer, remaining)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                start = pointer + written
-                remaining -= written
-            }
-        }
+        _ = text.withUTF8 { writeAll($0, to: 2) }
     }
 }
