@@ -2,11 +2,15 @@
 # What an app that depends on Anna checks out and how long its first build takes
 # (issue 25), beside the same app on Segment's analytics-swift.
 #   scripts/measure-app-footprint.sh anna [REV]   # a bare clone of this repository at REV (HEAD)
+#   scripts/measure-app-footprint.sh anna-committed [REV]   # the same app with its generated code committed
 #   SEGMENT_GIT=/path/to/bare/clones scripts/measure-app-footprint.sh segment
 # The app: one target using Anna with the build plugin and a one-event spec, and a
 # test target, depending on a bare clone by file:// URL as an app depends on a
 # release. Prints the working copies checked out (MB) and times
 # `swift build --target App` cold (everything but the checkouts new).
+# anna-committed: no build plugin; the spec is excluded from the target and its Swift
+# generated beforehand by `swift package anna generate`, as a team that commits it
+# has it, so the timed build compiles no generator.
 # For Segment, SEGMENT_GIT names a folder with bare clones analytics-swift.git,
 # Sovran-Swift.git and JSONSafeEncoding-Swift.git (not on this machine's package
 # list: the search tool's fetch brings them).
@@ -15,9 +19,14 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 kind=$1; rev=${2:-HEAD}
 d=$(mktemp -d /tmp/fp-$kind-XXXX)
 mkdir -p $d/app/Sources/App $d/app/Tests/AppTests
-if [ "$kind" = anna ]; then
+if [ "$kind" != segment ]; then
   git clone -q --bare ${ANNA_REPO:-$repo} $d/anna.git
   git -C $d/anna.git branch -f measure $rev
+  if [ "$kind" = anna-committed ]; then
+    usage='exclude: ["app.anna.yml"]'
+  else
+    usage='plugins: [.plugin(name: "AnnaPlugin", package: "anna")]'
+  fi
   cat > $d/app/Package.swift <<P
 // swift-tools-version: 6.1
 import PackageDescription
@@ -25,7 +34,7 @@ let package = Package(name: "App", platforms: [.macOS(.v13)],
   dependencies: [.package(url: "file://$d/anna.git", branch: "measure")],
   targets: [
     .target(name: "App", dependencies: [.product(name: "Anna", package: "anna")],
-            plugins: [.plugin(name: "AnnaPlugin", package: "anna")]),
+            $usage),
     .testTarget(name: "AppTests", dependencies: ["App", .product(name: "AnnaTesting", package: "anna")]),
   ])
 P
@@ -62,6 +71,11 @@ fi
 echo 'import XCTest' > $d/app/Tests/AppTests/T.swift
 cd $d/app
 swift package resolve >/dev/null 2>&1
+if [ "$kind" = anna-committed ]; then
+  swift package --allow-writing-to-package-directory anna generate >/dev/null 2>&1
+  ls Sources/App/AnnaGenerated/app.anna.swift >/dev/null
+  find .build -mindepth 1 -maxdepth 1 ! -name checkouts ! -name repositories ! -name workspace-state.json -exec rm -rf {} +
+fi
 echo "checked out (apparent size of the working copies, KB):"; du -s --apparent-size --block-size=1K --exclude=.git .build/checkouts/* | sed 's/^/  /'
 /usr/bin/time -f "cold build (App target): wall %e s, cpu user %U s sys %S s" swift build --target App 2>&1 | tail -3
 echo "dir: $d"

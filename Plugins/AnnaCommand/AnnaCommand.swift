@@ -6,14 +6,18 @@ import PackagePlugin
 ///
 /// ```
 /// swift package --allow-writing-to-package-directory anna lint [--target NAME]
-/// swift package --allow-writing-to-package-directory anna generate [--target NAME] [--output DIR]
+/// swift package --allow-writing-to-package-directory anna generate [--target NAME] [--output DIR] [--check]
 /// swift package --allow-writing-to-package-directory anna diff --base REV [--format text|json|github] [--allow-breaking] [--target NAME]
 /// swift package --allow-writing-to-package-directory anna docs --output DIR [--target NAME]
 /// swift package --allow-writing-to-package-directory anna privacy [--format text|json|plist] [--target NAME]
 /// swift package --allow-writing-to-package-directory anna import PLAN.json --output Sources/App/plan.anna.yml [--namespace N] [--strict]
 /// ```
 /// `generate` writes next to each target's sources into `AnnaGenerated/` unless
-/// `--output` names another folder. Use it instead of the build plugin, not with it.
+/// `--output` names another folder; with `--check` it writes nothing and fails when
+/// a generated file is missing or out of date. Use it instead of the build plugin,
+/// not with it. A target's specs are the `*.anna.yml` files in its folder, those it
+/// excludes included: a target without the build plugin excludes its specs, so that
+/// SwiftPM does not warn about files it does not know.
 /// The other commands take every spec of the chosen targets at once; options the
 /// plugin does not read are passed to `anna`. `import` reads a tracking plan, not the
 /// package's specs; its paths are relative to the package.
@@ -54,16 +58,13 @@ struct AnnaCommand: CommandPlugin {
         let tool = try context.tool(named: "anna").url
         var specsByTarget: [(SourceModuleTarget, [String])] = []
         for case let target as SourceModuleTarget in targets {
-            let specs = target.sourceFiles.map(\.url)
-                .filter { SpecFileNaming.isSpec($0.lastPathComponent) }
-                .map(\.path)
-                .sorted()
+            let specs = Self.specs(of: target)
             if !specs.isEmpty { specsByTarget.append((target, specs)) }
         }
         if verb == "lint" || verb == "generate" {
             var failed = false
             for (target, specs) in specsByTarget {
-                var arguments = [verb] + specs
+                var arguments = [verb] + remaining + specs
                 if verb == "generate" {
                     let folder = output.map { URL(fileURLWithPath: $0, relativeTo: context.package.directoryURL) }
                         ?? target.directoryURL.appending(path: "AnnaGenerated", directoryHint: .isDirectory)
@@ -72,8 +73,13 @@ struct AnnaCommand: CommandPlugin {
                 let status = try run(tool, arguments)
                 if status != 0 { failed = true }
                 if verb == "generate" && status == 0 {
-                    print("Anna: generated Swift for \(specs.count) spec(s) of \(target.name)")
+                    let done = remaining.contains("--check") ? "Swift up to date" : "generated Swift"
+                    print("Anna: \(done) for \(specs.count) spec(s) of \(target.name)")
                 }
+            }
+            if failed && verb == "generate" && remaining.contains("--check") {
+                throw CommandError(
+                    "generated code is missing or out of date; run `swift package --allow-writing-to-package-directory anna generate` and commit it")
             }
             if failed { throw CommandError("some specs have errors; see the messages above") }
             return
@@ -87,6 +93,21 @@ struct AnnaCommand: CommandPlugin {
         }
         let status = try run(tool, arguments)
         if status != 0 { throw CommandError("anna \(verb) exited with \(status)") }
+    }
+
+    /// A target's specs: its source files named `*.anna.yml` or `*.anna.yaml`, and those
+    /// in its folder that it excludes, sorted by path.
+    static func specs(of target: SourceModuleTarget) -> [String] {
+        var specs = Set<String>()
+        for file in target.sourceFiles.map(\.url) where SpecFileNaming.isSpec(file.lastPathComponent) {
+            specs.insert(file.resolvingSymlinksInPath().path)
+        }
+        let files = FileManager.default.enumerator(
+            at: target.directoryURL, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles, .skipsPackageDescendants])
+        while let file = files?.nextObject() as? URL {
+            if SpecFileNaming.isSpec(file.lastPathComponent) { specs.insert(file.resolvingSymlinksInPath().path) }
+        }
+        return specs.sorted()
     }
 
     private func run(_ tool: URL, _ arguments: [String]) throws -> Int32 {

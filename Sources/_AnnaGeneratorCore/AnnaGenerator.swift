@@ -74,17 +74,22 @@ public struct AnnaGenerator: Sendable {
     /// - Parameters:
     ///   - bytes: The spec's contents.
     ///   - file: The path shown in diagnostics and in the generated header.
+    ///   - outputPath: Where the Swift will be written, if known: the catalog then
+    ///     finds its spec relative to that file, as the tools write it (see
+    ///     ``SpecLocation``). `nil`: the catalog names `file` as it is.
     /// - Returns: The Swift source and the warnings.
     /// - Throws: ``SpecError`` with every diagnostic when the spec has errors.
-    public func generate(_ bytes: [UInt8], file: String) throws(SpecError) -> (source: String, warnings: [Diagnostic]) {
+    public func generate(_ bytes: [UInt8], file: String, outputPath: String? = nil) throws(SpecError) -> (source: String, warnings: [Diagnostic]) {
         let (spec, diagnostics) = check(bytes, file: file)
         guard let spec else { throw SpecError(diagnostics: diagnostics) }
-        let model = SpecTranslator().translate(spec)
+        let model = SpecTranslator().translate(spec, specFromOutput: outputPath.map { SpecLocation.relativePath(of: file, fromFolderOf: $0) })
         return (renderer.renderWithCatalog(model), diagnostics)
     }
 
     /// Generates Swift from spec bytes and writes it to `path` unless the file there
-    /// already holds it: ``generate(_:file:)`` and ``writeIfChanged(_:to:)`` in one.
+    /// already holds it: ``generate(_:file:)`` and ``writeIfChanged(_:to:)`` in one,
+    /// except that the catalog finds its spec relative to the generated file (see
+    /// ``SpecLocation``), so the file can be committed beside its spec.
     /// The file is compared or written 64 KiB at a time as it is rendered
     /// (``FileUpdate``), never held whole: the tools write a file of a couple of
     /// megabytes for a large spec.
@@ -92,6 +97,8 @@ public struct AnnaGenerator: Sendable {
     ///   - bytes: The spec's contents.
     ///   - file: The path shown in diagnostics and in the generated header.
     ///   - path: Where to write.
+    ///   - onlyComparing: Write nothing; `written` then says whether the file at
+    ///     `path` is missing or differs (`anna generate --check`).
     /// - Returns: The warnings; whether the file was written, or the file system's
     ///   error; and `retained`, which holds the syntax tree, the spec and the render
     ///   model. A tool that exits next keeps it alive until `exit` (with
@@ -100,12 +107,12 @@ public struct AnnaGenerator: Sendable {
     ///   do the same (clang's `-disable-free`). Anyone else lets it go.
     /// - Throws: ``SpecError`` with every diagnostic when the spec has errors; nothing is written then.
     package func generate(
-        _ bytes: [UInt8], file: String, writingTo path: String
+        _ bytes: [UInt8], file: String, writingTo path: String, onlyComparing: Bool = false
     ) throws(SpecError) -> (warnings: [Diagnostic], written: Result<Bool, any Error>, retained: AnyObject) {
         let (root, spec, diagnostics) = parseAndValidate(bytes, file: file)
         guard let spec else { throw SpecError(diagnostics: diagnostics) }
-        let model = SpecTranslator().translate(spec)
-        let update = FileUpdate(path: path)
+        let model = SpecTranslator().translate(spec, specFromOutput: SpecLocation.relativePath(of: file, fromFolderOf: path))
+        let update = FileUpdate(path: path, writing: !onlyComparing)
         var text = SourceText(chunkSize: 64 * 1024, drain: update.write)
         renderer.renderText(withCatalogOf: model, into: &text)
         text.drainAll()

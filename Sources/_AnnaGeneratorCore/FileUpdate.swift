@@ -20,6 +20,9 @@ private let systemWrite = Darwin.write
 /// write leaves the old file as it was. A replaced file keeps its permissions; a new
 /// one gets the process's (0666 less the umask).
 ///
+/// Made with `writing: false`, it only compares: `anna generate --check` learns
+/// whether the file differs and nothing is written.
+///
 /// Used from one thread at a time: `anna generate` and the build plugin's tool make
 /// one per output file.
 final class FileUpdate {
@@ -35,6 +38,10 @@ final class FileUpdate {
 
     private static let chunkSize = 64 * 1024
     private let path: String
+    /// Whether a difference is written (`true`) or only noted in ``differs``.
+    private let writing: Bool
+    /// A difference was found while only comparing.
+    private var differs = false
     /// The file in place while the new contents match it so far; `nil` when there is none.
     private var existing: UnsafeMutablePointer<FILE>?
     private var existingSize = 0
@@ -47,9 +54,15 @@ final class FileUpdate {
     private var failure: (any Error)?
     private let buffer = UnsafeMutableRawPointer.allocate(byteCount: FileUpdate.chunkSize, alignment: 16)
 
-    /// Starts replacing the contents of the file at `path` (which need not exist).
-    init(path: String) {
+    /// Starts replacing, or comparing with, the contents of the file at `path` (which
+    /// need not exist).
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - writing: `false` to compare only: ``commit()`` then says whether the file
+    ///     differs and changes nothing.
+    init(path: String, writing: Bool = true) {
         self.path = path
+        self.writing = writing
         var status = stat()
         if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, let file = fopen(path, "rb") {
             existing = file
@@ -69,10 +82,14 @@ final class FileUpdate {
 
     /// Takes the next bytes of the new contents.
     func write(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard failure == nil, !bytes.isEmpty else { return }
+        guard failure == nil, !differs, !bytes.isEmpty else { return }
         if temporary == nil {
             if continuesExistingFile(with: bytes) {
                 matched += bytes.count
+                return
+            }
+            guard writing else {
+                differs = true
                 return
             }
             guard begin() else { return }
@@ -82,12 +99,14 @@ final class FileUpdate {
 
     /// Ends the new contents: renames the temporary file over the file in place, or
     /// leaves the file alone when it holds exactly the new contents.
-    /// - Returns: Whether the file was written.
+    /// - Returns: Whether the file was written; when only comparing, whether it differs
+    ///   (or is missing).
     /// - Throws: The first error of the file system; nothing is replaced then.
     func commit() throws -> Bool {
         if let failure { throw failure }
         if temporary == nil {
-            if let existing, matched == existingSize, fgetc(existing) == EOF { return false }
+            if !differs, let existing, matched == existingSize, fgetc(existing) == EOF { return false }
+            guard writing else { return true }
             guard begin() else { throw failure! }
         }
         guard let (descriptor, temporaryPath) = temporary else { return false }

@@ -31,6 +31,7 @@ extension Generate {
         self.output = output
         self.outputFile = outputFile
         self.templates = nil
+        self.check = false
         // The command's own rules (one of the two options; one spec for a file), so
         // that a combination they reject goes to ArgumentParser and its message.
         guard (try? validate()) != nil else { return nil }

@@ -22,6 +22,9 @@ struct Generate: ParsableCommand {
     @Option(help: "A folder of Mustache templates replacing the built-in ones (file, enum, event, screen, property).")
     var templates: String?
 
+    @Flag(help: "Write nothing; exit 1 when a generated file is missing or differs from what its spec generates (CI, for generated code kept in the repository).")
+    var check = false
+
     /// The file each spec generates into one folder: `x.anna.swift`, or, for specs
     /// that share a base name (`A/x.anna.yml`, `B/x.anna.yml`), their paths below the
     /// folder they have in common joined with `_` (`A_x.anna.swift`), as the build
@@ -70,12 +73,21 @@ struct Generate: ParsableCommand {
         for spec in specs {
             do throws(SpecError) {
                 let path = outputFile ?? ((output ?? ".") as NSString).appendingPathComponent(names[spec] ?? AnnaGenerator.outputFileName(for: spec))
-                let (warnings, written, kept) = try generator.generate(try AnnaGenerator.read(spec), file: spec, writingTo: path)
+                let (warnings, written, kept) = try generator.generate(
+                    try AnnaGenerator.read(spec), file: spec, writingTo: path, onlyComparing: check)
                 retained = kept
                 report(warnings)
-                if case .failure(let error) = written {
-                    FileHandle.standardError.write(Data("\(path): error: cannot write the generated file: \(error)\n".utf8))
+                switch written {
+                case .failure(let error):
+                    let doing = check ? "read" : "write"
+                    FileHandle.standardError.write(Data("\(path): error: cannot \(doing) the generated file: \(error)\n".utf8))
                     failed = true
+                case .success(true) where check:
+                    FileHandle.standardError.write(Data(
+                        "\(path):1:1: error: generated code is out of date with \(spec); run the same `anna generate` without --check to write it\n".utf8))
+                    failed = true
+                case .success:
+                    break
                 }
             } catch {
                 report(error.diagnostics)

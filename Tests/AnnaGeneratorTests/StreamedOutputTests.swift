@@ -36,8 +36,8 @@ import Testing
         #expect(String(decoding: drained, as: UTF8.self) == whole.string, "seed \(seed)")
     }
 
-    func write(_ text: String, to path: String, chunk: Int) throws -> Bool {
-        let update = FileUpdate(path: path)
+    func write(_ text: String, to path: String, chunk: Int, writing: Bool = true) throws -> Bool {
+        let update = FileUpdate(path: path, writing: writing)
         let bytes = Array(text.utf8)
         for start in stride(from: 0, to: bytes.count, by: chunk) {
             bytes[start..<min(start + chunk, bytes.count)].withUnsafeBufferPointer { update.write($0) }
@@ -79,6 +79,30 @@ import Testing
         #expect(try contents(path) == String(text.dropLast(7)))
         #expect(try write(text, to: path, chunk: 1_000), "a longer text")
         #expect(try contents(path) == text)
+        try expectOnlyTheFile(path)
+    }
+
+    /// `anna generate --check`: the update only compares, says whether the file is
+    /// missing or differs, wherever the difference is, and writes nothing.
+    @Test func comparingOnlyFindsEveryDifferenceAndWritesNothing() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appending(path: "out.swift").path
+        let text = (0..<3_000).map { "line \($0)\n" }.joined()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        #expect(try write(text, to: path, chunk: 1_000, writing: false), "a missing file differs")
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(try write(text, to: path, chunk: 1_000))
+        let first = try inode(path)
+        #expect(try !write(text, to: path, chunk: 333, writing: false))
+        for changedAt in [0, 999, 1_000, 5_432, text.utf8.count - 1] {
+            var bytes = Array(text.utf8)
+            bytes[changedAt] = UInt8(ascii: "#")
+            #expect(try write(String(decoding: bytes, as: UTF8.self), to: path, chunk: 1_000, writing: false), "byte \(changedAt)")
+        }
+        #expect(try write(String(text.dropLast(7)), to: path, chunk: 1_000, writing: false), "a shorter text")
+        #expect(try write(text + "more\n", to: path, chunk: 1_000, writing: false), "a longer text")
+        #expect(try contents(path) == text)
+        #expect(try inode(path) == first)
         try expectOnlyTheFile(path)
     }
 
@@ -141,7 +165,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appending(path: "nested/Large.swift").path
         let generator = AnnaGenerator()
-        let whole = try generator.generate(Array(Self.largeSpec.utf8), file: "large.anna.yml").source
+        let whole = try generator.generate(Array(Self.largeSpec.utf8), file: "large.anna.yml", outputPath: path).source
         #expect(whole.utf8.count > 3 * 64 * 1024, "the file spans several chunks")
         let first = try generator.generate(Array(Self.largeSpec.utf8), file: "large.anna.yml", writingTo: path)
         #expect(try first.written.get())
@@ -150,6 +174,6 @@ import Testing
         #expect(try !second.written.get(), "unchanged")
         let renamed = Self.largeSpec.replacingOccurrences(of: "event399", with: "eventLast")
         #expect(try generator.generate(Array(renamed.utf8), file: "large.anna.yml", writingTo: path).written.get())
-        #expect(try contents(path) == generator.generate(Array(renamed.utf8), file: "large.anna.yml").source)
+        #expect(try contents(path) == generator.generate(Array(renamed.utf8), file: "large.anna.yml", outputPath: path).source)
     }
 }

@@ -125,6 +125,86 @@ import Testing
         #endif
     }
 
+    /// The other way to adopt Anna: generated code kept in the repository, written by
+    /// the command plugin, and no build plugin, so that the app's builds compile no
+    /// generator. The spec is excluded from the target (SwiftPM would warn about a file
+    /// it does not know) and the command plugin still finds it; the catalog finds the
+    /// spec from where the generated file is, on any machine; `--check` fails CI when
+    /// the committed code is out of date.
+    @Test func anAppThatCommitsGeneratedCodeBuildsNoGenerator() throws {
+        let app = Self.folder.appending(path: "Committed", directoryHint: .isDirectory)
+        let sources = app.appending(path: "Sources/App", directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        // As an app that has never generated. SwiftPM keeps the plan of an earlier run
+        // when a file it compiled vanishes and a command plugin writes it again before
+        // the next build; a newer manifest makes it plan again.
+        if (try? FileManager.default.removeItem(at: sources.appending(path: "AnnaGenerated"))) != nil {
+            try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: app.appending(path: "Package.swift").path)
+        }
+        let spec = "anna: 1\nnamespace: App\nevents:\n  appOpened:\n    parameters:\n      source: string\n"
+        let files = [
+            "Package.swift": """
+                // swift-tools-version: 6.1
+                import PackageDescription
+
+                let package = Package(
+                    name: "App",
+                    platforms: [.macOS(.v13), .iOS(.v16)],
+                    dependencies: [.package(name: "Anna", path: "\(AnnaTool.packageRoot.path)")],
+                    targets: [
+                        .executableTarget(
+                            name: "App", dependencies: [.product(name: "Anna", package: "Anna")],
+                            exclude: ["app.anna.yml"]),
+                    ],
+                    swiftLanguageModes: [.v6]
+                )
+
+                """,
+            "Sources/App/app.anna.yml": spec,
+            "Sources/App/main.swift": """
+                import Anna
+
+                print(AnalyticsEvent.appOpened(source: "icon").name)
+                print(EventCatalog.app.specPath ?? "no spec path")
+
+                """,
+        ]
+        for (path, text) in files {
+            let url = app.appending(path: path)
+            if (try? String(contentsOf: url, encoding: .utf8)) != text { try text.write(to: url, atomically: true, encoding: .utf8) }
+        }
+
+        let generate = try Self.swift("package", "--allow-writing-to-package-directory", "anna", "generate", in: app)
+        #expect(generate.status == 0, "\(generate.stdout)\(generate.stderr)")
+        #expect(generate.stdout.contains("Anna: generated Swift for 1 spec(s) of App"))
+        #expect(FileManager.default.fileExists(atPath: sources.appending(path: "AnnaGenerated/app.anna.swift").path))
+
+        let build = try Self.swift("build", "--product", "App", in: app)
+        #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
+        #expect(!"\(build.stdout)\(build.stderr)".contains("warning:"), "\(build.stdout)\(build.stderr)")
+        #expect(!"\(build.stdout)\(build.stderr)".contains("anna-generate"))
+        #expect(!FileManager.default.fileExists(atPath: app.appending(path: ".build/debug/anna-generate-tool").path))
+
+        let run = try AnnaTool.run([], in: app, executable: app.appending(path: ".build/debug/App"))
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "appOpened")
+        let specURL = sources.appending(path: "app.anna.yml")
+        #expect(lines.last.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path } == specURL.resolvingSymlinksInPath().path,
+                "\(run.stdout)")
+
+        let current = try Self.swift("package", "--allow-writing-to-package-directory", "anna", "generate", "--check", in: app)
+        #expect(current.status == 0, "\(current.stdout)\(current.stderr)")
+        #expect(current.stdout.contains("Anna: Swift up to date for 1 spec(s) of App"))
+        try (spec + "  appClosed: {}\n").write(to: specURL, atomically: true, encoding: .utf8)
+        let stale = try Self.swift("package", "--allow-writing-to-package-directory", "anna", "generate", "--check", in: app)
+        #expect(stale.status != 0)
+        // SwiftPM passes what the tool prints on to its standard output, and what the
+        // plugin throws to its standard error.
+        #expect(stale.stdout.contains("Sources/App/AnnaGenerated/app.anna.swift:1:1: error: generated code is out of date with"), "\(stale.stdout)")
+        #expect(stale.stderr.contains("run `swift package --allow-writing-to-package-directory anna generate` and commit it"), "\(stale.stderr)")
+    }
+
     @Test func anAppWithTheTraitsRunsTheDocumentedCommands() throws {
         let app = try Self.makeApp(named: "Publishing", traits: ["LiveTasks", "Coverage"])
         for file in ["tasks.key", "tasks.json"] { try? FileManager.default.removeItem(at: app.appending(path: file)) }

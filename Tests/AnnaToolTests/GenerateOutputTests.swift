@@ -53,6 +53,39 @@ import Testing
         #expect(unreadable.stderr.contains("absent.anna.yml:1:1: error: cannot read the file"))
     }
 
+    /// `anna generate --check`, for generated code kept in the repository: exit 0 when
+    /// every file is what its spec generates, 1 with the file's name when one is
+    /// missing or out of date; it writes nothing either way.
+    @Test func checkFailsOnAMissingOrStaleFileAndWritesNothing() throws {
+        let root = try AnnaTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let spec = root.appending(path: "x.anna.yml")
+        try "anna: 1\nevents:\n  cartOpened: {}\n".write(to: spec, atomically: true, encoding: .utf8)
+        let check = ["generate", "x.anna.yml", "--output", "Generated", "--check"]
+
+        let missing = try AnnaTool.run(check, in: root)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("Generated/x.anna.swift:1:1: error: generated code is out of date with x.anna.yml"), "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root.appending(path: "Generated").path))
+
+        #expect(try AnnaTool.run(["generate", "x.anna.yml", "--output", "Generated"], in: root).status == 0)
+        let written = root.appending(path: "Generated/x.anna.swift")
+        let before = try String(contentsOf: written, encoding: .utf8)
+        let current = try AnnaTool.run(check, in: root)
+        #expect(current.status == 0, "\(current.stderr)")
+        #expect(current.stderr.isEmpty)
+
+        try "anna: 1\nevents:\n  cartOpened: {}\n  cartClosed: {}\n".write(to: spec, atomically: true, encoding: .utf8)
+        let stale = try AnnaTool.run(check, in: root)
+        #expect(stale.status == 1)
+        #expect(stale.stderr.contains("error: generated code is out of date with x.anna.yml; run the same `anna generate` without --check"))
+        #expect(try String(contentsOf: written, encoding: .utf8) == before)
+
+        let invalid = try AnnaTool.run(["generate", "absent.anna.yml", "--output", "Generated", "--check"], in: root)
+        #expect(invalid.status == 1)
+        #expect(invalid.stderr.contains("absent.anna.yml:1:1: error: cannot read the file"))
+    }
+
     /// What the common forms leave to ArgumentParser reads as the whole tool's: help
     /// and usage name `anna generate`, and an unknown option is the tree's error.
     @Test func generatesHelpAndUsageAreTheWholeTools() throws {

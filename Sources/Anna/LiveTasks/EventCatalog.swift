@@ -23,9 +23,10 @@ public struct EventCatalog: Sendable {
     public let fingerprint: String
     /// The events, in spec order.
     @_spi(Generated) public let events: [EventDescriptor]
-    /// In debug builds, the spec file the catalog was generated from (the path the
-    /// build plugin gave the generator), for ``Manager/reloadTasks(catalogs:)``;
-    /// `nil` in release builds.
+    /// In debug builds, the spec file the catalog was generated from, for
+    /// ``Manager/reloadTasks(catalogs:)``; `nil` in release builds. Found from where
+    /// the generated file was compiled, so it is right on every machine that builds
+    /// the app, generated code committed to the repository included.
     public let specPath: String?
     private let byName: [String: EventDescriptor]
     private let make: Factory
@@ -38,6 +39,28 @@ public struct EventCatalog: Sendable {
         self.specPath = specPath
         self.byName = Dictionary(events.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.make = make
+    }
+
+    /// The path of a spec given relative to the folder of the generated file that
+    /// names it; generated code calls this with its `#filePath` in debug builds.
+    /// `.` and `..` are taken away by their text, so messages show a plain path.
+    /// - Parameters:
+    ///   - relativePath: The spec's path from the generated file's folder, e.g. `../app.anna.yml`.
+    ///   - generatedFile: The generated file's path when it was compiled (`#filePath`).
+    /// - Returns: The spec's path, absolute when `generatedFile` is.
+    @_spi(Generated) public static func specPath(_ relativePath: String, besideGeneratedFile generatedFile: String) -> String {
+        if relativePath.hasPrefix("/") { return relativePath }
+        var components = generatedFile.split(separator: "/", omittingEmptySubsequences: true)
+        if !components.isEmpty { components.removeLast() }
+        for component in relativePath.split(separator: "/") {
+            switch component {
+            case ".": continue
+            case ".." where !components.isEmpty && components.last != "..": components.removeLast()
+            default: components.append(component)
+            }
+        }
+        let path = components.joined(separator: "/")
+        return generatedFile.hasPrefix("/") ? "/" + path : path
     }
 
     /// The description of an event, by its name.

@@ -34,7 +34,7 @@ enum CatalogRenderer {
             text += "            ]),\n"
         }
         text += "        ],\n"
-        text += "        specPath: {\n            #if DEBUG\n            return \(catalog.specPathLiteral)\n            #else\n            return nil\n            #endif\n        }(),\n"
+        text += "        specPath: {\n            #if DEBUG\n            return \(catalog.specPathExpression)\n            #else\n            return nil\n            #endif\n        }(),\n"
         text += "        make: { (name: String, arguments: CatalogArguments) throws(EventCatalogError) -> AnalyticsEvent? in\n"
         text += "            switch name {\n"
         for event in catalog.events {

@@ -13,8 +13,10 @@ extension RenderModel {
         package var nameLiteral: String
         /// The fingerprint as a literal.
         package var fingerprintLiteral: String
-        /// The spec's path as a literal, for debug builds.
-        package var specPathLiteral: String
+        /// The Swift expression of the spec's path, for debug builds: a literal, or,
+        /// when the generated file's place is known, the spec's place relative to it
+        /// resolved against `#filePath` (see ``SpecTranslator/translate(_:specFromOutput:)``).
+        package var specPathExpression: String
         /// The events a task may report, deprecated ones left out.
         package var events: [CatalogEventModel]
         /// The spec's tasks as `TaskDescription` values; empty when it has none.

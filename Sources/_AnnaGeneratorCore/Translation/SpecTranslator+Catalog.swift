@@ -5,7 +5,7 @@ import AnnaRules
 /// (`TaskDescription.<name>`), for tasks built at run time.
 extension SpecTranslator {
     /// The catalog's model, or `nil` for a spec without events.
-    func catalogModel(_ spec: TrackingSpec, fileName: String) -> RenderModel.CatalogModel? {
+    func catalogModel(_ spec: TrackingSpec, fileName: String, specFromOutput: String?) -> RenderModel.CatalogModel? {
         guard !spec.events.isEmpty else { return nil }
         let setName = spec.namespace ?? spec.baseName
         return RenderModel.CatalogModel(
@@ -14,7 +14,8 @@ extension SpecTranslator {
             identifier: Self.taskSetIdentifier(setName),
             nameLiteral: SwiftLiteral.string(setName),
             fingerprintLiteral: SwiftLiteral.string(spec.catalogFingerprint),
-            specPathLiteral: SwiftLiteral.string(spec.file),
+            specPathExpression: specFromOutput.map { "EventCatalog.specPath(\(SwiftLiteral.string($0)), besideGeneratedFile: #filePath)" }
+                ?? SwiftLiteral.string(spec.file),
             events: spec.catalogEvents.map { catalogEventModel($0, spec: spec) },
             tasks: spec.tasks.map { task in
                 RenderModel.TaskDescriptionModel(

@@ -7,9 +7,15 @@ package struct SpecTranslator: Sendable {
     package init() {}
 
     /// Builds the render model of a spec.
-    /// - Parameter spec: A validated spec.
+    /// - Parameters:
+    ///   - spec: A validated spec.
+    ///   - specFromOutput: The spec's path relative to the folder of the generated
+    ///     file, when the generator writes one. The catalog then finds its spec from
+    ///     the generated file's `#filePath`, so generated code committed to a
+    ///     repository names the spec on every machine that builds it, not the path on
+    ///     the machine that generated it. `nil`: the spec's path as given.
     /// - Returns: The model the file template renders.
-    package func translate(_ spec: TrackingSpec) -> RenderModel {
+    package func translate(_ spec: TrackingSpec, specFromOutput: String? = nil) -> RenderModel {
         let access = spec.access == .public ? "public " : ""
         let usesFoundation = Self.usesFoundation(spec)
         let objects = Dictionary(uniqueKeysWithValues: spec.objects.map { ($0.name, $0) })
@@ -59,7 +65,7 @@ package struct SpecTranslator: Sendable {
             taskSetNameLiteral: taskSet.nameLiteral,
             taskSetAvailability: taskSet.availability,
             tasks: taskSet.tasks,
-            catalog: catalogModel(spec, fileName: fileName)
+            catalog: catalogModel(spec, fileName: fileName, specFromOutput: specFromOutput)
         )
     }
 
