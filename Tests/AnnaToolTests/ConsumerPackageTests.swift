@@ -141,6 +141,7 @@ import Testing
         if (try? FileManager.default.removeItem(at: sources.appending(path: "AnnaGenerated"))) != nil {
             try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: app.appending(path: "Package.swift").path)
         }
+        try? FileManager.default.removeItem(at: app.appending(path: ".build/debug/anna-generate-tool"))
         let spec = "anna: 1\nnamespace: App\nevents:\n  appOpened:\n    parameters:\n      source: string\n"
         let files = [
             "Package.swift": """
@@ -203,6 +204,16 @@ import Testing
         // plugin throws to its standard error.
         #expect(stale.stdout.contains("Sources/App/AnnaGenerated/app.anna.swift:1:1: error: generated code is out of date with"), "\(stale.stdout)")
         #expect(stale.stderr.contains("run `swift package --allow-writing-to-package-directory anna generate` and commit it"), "\(stale.stderr)")
+
+        // The build plugin applied as well: it names the committed file and says what to do.
+        try String(contentsOf: app.appending(path: "Package.swift"), encoding: .utf8)
+            .replacingOccurrences(of: "exclude: [\"app.anna.yml\"]", with: "plugins: [.plugin(name: \"AnnaPlugin\", package: \"Anna\")]")
+            .write(to: app.appending(path: "Package.swift"), atomically: true, encoding: .utf8)
+        let twice = try Self.swift("build", "--product", "App", in: app)
+        #expect(twice.status != 0)
+        #expect("\(twice.stdout)\(twice.stderr)".contains(
+            "error: app.anna.yml's Swift is generated twice, by AnnaPlugin and in \(sources.path)/AnnaGenerated/app.anna.swift; remove AnnaPlugin"),
+            "\(twice.stdout)\(twice.stderr)")
     }
 
     @Test func anAppWithTheTraitsRunsTheDocumentedCommands() throws {
