@@ -5,16 +5,17 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AnnaRules
 
 /// Where a spec is seen from the file generated from it: the relative path a
 /// generated catalog resolves against its own `#filePath` in debug builds, so that
 /// generated code committed to a repository finds its spec wherever the repository
 /// is checked out.
 ///
-/// Paths are compared as written, made absolute against the current folder and
-/// with `.` and `..` taken away by their text, as `URL.standardized` does, without
-/// asking the file system: the generated file and its spec usually do not move
-/// apart, and a link between them is followed when the app opens the spec.
+/// Both paths are made absolute against the current folder and compared by their
+/// text (AnnaRules' `SpecPath`, the rule the catalog resolves with), without asking
+/// the file system: the generated file and its spec usually do not move apart, and
+/// a link between them is followed when the app opens the spec.
 package enum SpecLocation {
     /// The path of `spec` relative to the folder of `output`.
     /// - Parameters:
@@ -25,26 +26,12 @@ package enum SpecLocation {
     ///   from `Sources/App/AnnaGenerated/app.anna.swift`.
     package static func relativePath(of spec: String, fromFolderOf output: String, currentDirectory: String? = nil) -> String {
         let base = currentDirectory ?? Self.currentDirectory()
-        let target = components(of: spec, in: base)
-        let folder = components(of: output, in: base).dropLast()
-        var shared = 0
-        while shared < folder.count, shared < target.count - 1, folder[shared] == target[shared] { shared += 1 }
-        let up = Array(repeating: Substring(".."), count: folder.count - shared)
-        return (up + target[shared...]).joined(separator: "/")
+        return SpecPath.relative(absolute(spec, in: base), fromFolderOf: absolute(output, in: base))
     }
 
-    /// The components of `path` made absolute against `base`, without `.`, `..` or empty ones.
-    package static func components(of path: String, in base: String) -> [Substring] {
-        let absolute = path.hasPrefix("/") ? path : base + "/" + path
-        var result: [Substring] = []
-        for component in absolute.split(separator: "/") {
-            switch component {
-            case ".": continue
-            case "..": if !result.isEmpty { result.removeLast() }
-            default: result.append(component)
-            }
-        }
-        return result
+    /// `path` made absolute against `base`, as a plain path.
+    package static func absolute(_ path: String, in base: String) -> String {
+        path.hasPrefix("/") ? path : SpecPath.resolve(path, besideFile: base + "/")
     }
 
     /// The process's current folder; `/` when it cannot be read.

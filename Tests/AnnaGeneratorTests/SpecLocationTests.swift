@@ -21,9 +21,8 @@ import Testing
         #expect(relative == expected)
         // What the generated code does with it: resolved against the file's own path
         // (`#filePath`), it is the spec's path made absolute.
-        let generatedFile = "/" + SpecLocation.components(of: output, in: current).joined(separator: "/")
-        let spec = "/" + SpecLocation.components(of: spec, in: current).joined(separator: "/")
-        #expect(EventCatalog.specPath(relative, besideGeneratedFile: generatedFile) == spec)
+        let generatedFile = SpecLocation.absolute(output, in: current)
+        #expect(EventCatalog.specPath(relative, besideGeneratedFile: generatedFile) == SpecLocation.absolute(spec, in: current))
     }
 
     @Test func theRuntimeResolvesRelativeAndAbsolutePaths() {
@@ -32,6 +31,9 @@ import Testing
         #expect(EventCatalog.specPath("/abs/y.anna.yml", besideGeneratedFile: "/r/g.swift") == "/abs/y.anna.yml")
         // A relative #filePath (a compiler run from the package folder) stays relative.
         #expect(EventCatalog.specPath("../../y.anna.yml", besideGeneratedFile: "Gen/g.swift") == "../y.anna.yml")
+        #expect(EventCatalog.specPath("y.anna.yml", besideGeneratedFile: "g.swift") == "y.anna.yml")
+        // Above the root, `..` goes.
+        #expect(EventCatalog.specPath("../../../y.anna.yml", besideGeneratedFile: "/r/g.swift") == "/y.anna.yml")
     }
 
     /// The string form (golden files, the library's `generate(_:file:)`) keeps the path

@@ -49,18 +49,7 @@ public struct EventCatalog: Sendable {
     ///   - generatedFile: The generated file's path when it was compiled (`#filePath`).
     /// - Returns: The spec's path, absolute when `generatedFile` is.
     @_spi(Generated) public static func specPath(_ relativePath: String, besideGeneratedFile generatedFile: String) -> String {
-        if relativePath.hasPrefix("/") { return relativePath }
-        var components = generatedFile.split(separator: "/", omittingEmptySubsequences: true)
-        if !components.isEmpty { components.removeLast() }
-        for component in relativePath.split(separator: "/") {
-            switch component {
-            case ".": continue
-            case ".." where !components.isEmpty && components.last != "..": components.removeLast()
-            default: components.append(component)
-            }
-        }
-        let path = components.joined(separator: "/")
-        return generatedFile.hasPrefix("/") ? "/" + path : path
+        SpecPath.resolve(relativePath, besideFile: generatedFile)
     }
 
     /// The description of an event, by its name.
