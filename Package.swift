@@ -48,8 +48,8 @@ let package = Package(
     targets: [
         // What build time and run time must agree on: provider profiles and their name
         // rules, snake case, focus patterns, parameter constraints and their pattern
-        // engine, Swift naming. A leaf: no dependencies, so the tool the build plugin
-        // runs does not compile the runtime.
+        // engine, Swift naming, a spec's path beside its generated file. A leaf: no
+        // dependencies, so the tool the build plugin runs does not compile the runtime.
         .target(name: "AnnaRules"),
 
         // The system's zlib, for gzip request bodies: libz on Linux (Debian's zlib1g-dev),
