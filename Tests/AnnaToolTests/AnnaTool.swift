@@ -56,6 +56,40 @@ enum AnnaTool {
             stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
     }
 
+    /// Runs a process as ``run(_:in:executable:)`` does, suspending until it ends
+    /// instead of blocking a thread: a build of minutes in one test must not hold one
+    /// of the few threads Swift Testing runs every other suite's tests on (two on two
+    /// cores), where those tests' time limits keep running.
+    static func runWithoutBlocking(_ arguments: [String], in directory: URL? = nil, executable: URL = executable) async throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("anna-tool-\(UUID().uuidString).out")
+        let err = FileManager.default.temporaryDirectory.appendingPathComponent("anna-tool-\(UUID().uuidString).err")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: out)
+            try? FileManager.default.removeItem(at: err)
+        }
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        return Result(
+            status: status,
+            stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+    }
+
     /// A new empty temporary folder.
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("anna-tool-\(UUID().uuidString)", isDirectory: true)

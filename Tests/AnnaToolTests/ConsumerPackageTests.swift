@@ -67,14 +67,14 @@ import Testing
         return app
     }
 
-    /// Runs `swift ARGUMENTS` in the app's folder.
-    static func swift(_ arguments: String..., in app: URL) throws -> AnnaTool.Result {
-        try AnnaTool.run(["swift"] + arguments, in: app, executable: URL(fileURLWithPath: "/usr/bin/env"))
+    /// Runs `swift ARGUMENTS` in the app's folder, suspending while it builds.
+    static func swift(_ arguments: String..., in app: URL) async throws -> AnnaTool.Result {
+        try await AnnaTool.runWithoutBlocking(["swift"] + arguments, in: app, executable: URL(fileURLWithPath: "/usr/bin/env"))
     }
 
-    @Test func anAppThatReportsEventsFetchesNeitherCryptoNorSyntax() throws {
+    @Test func anAppThatReportsEventsFetchesNeitherCryptoNorSyntax() async throws {
         let app = try Self.makeApp(named: "Reporting", traits: [])
-        let resolved = try Self.swift("package", "resolve", in: app)
+        let resolved = try await Self.swift("package", "resolve", in: app)
         #expect(resolved.status == 0, "\(resolved.stderr)")
         let checkouts = Set((try? FileManager.default.contentsOfDirectory(atPath: app.appending(path: ".build/checkouts").path)) ?? [])
         #expect(checkouts == ["swift-argument-parser", "swift-log", "swift-mustache"])
@@ -83,26 +83,26 @@ import Testing
         // the test checks that it runs in the app, not that this build is the first.
         try FileManager.default.setAttributes(
             [.modificationDate: Date()], ofItemAtPath: app.appending(path: "Sources/App/app.anna.yml").path)
-        let build = try Self.swift("build", in: app)
+        let build = try await Self.swift("build", in: app)
         #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
         #expect(build.stdout.contains("Anna: generating Swift from app.anna.yml"))
 
         // The documented command says what to add instead of failing obscurely.
-        let keygen = try Self.swift("run", "anna-sign", "keygen", "--private-key", "tasks.key", in: app)
+        let keygen = try await Self.swift("run", "anna-sign", "keygen", "--private-key", "tasks.key", in: app)
         #expect(keygen.status == 2)
         #expect(keygen.stderr.contains("built without Anna's LiveTasks trait"))
         #expect(keygen.stderr.contains("traits: [\"LiveTasks\"]"))
         #expect(!FileManager.default.fileExists(atPath: app.appending(path: "tasks.key").path))
-        let coverage = try Self.swift("run", "anna-coverage", "--package", ".", in: app)
+        let coverage = try await Self.swift("run", "anna-coverage", "--package", ".", in: app)
         #expect(coverage.status == 2)
         #expect(coverage.stderr.contains("traits: [\"Coverage\"]"))
     }
 
     /// SwiftPM builds plugin tools before anything else in an app's first build, so the
     /// tool links the pipeline alone: no template engine, governance or import.
-    @Test func theBuildPluginsToolLinksOnlyThePipeline() throws {
+    @Test func theBuildPluginsToolLinksOnlyThePipeline() async throws {
         let app = try Self.makeApp(named: "Reporting", traits: [])
-        let build = try Self.swift("build", in: app)
+        let build = try await Self.swift("build", in: app)
         #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
         // The objects SwiftPM links into the tool, one `MODULE-tool.build/…o` a line;
         // written from the build plan on every build.
@@ -115,7 +115,7 @@ import Testing
         #if os(Linux)
         // Nor Foundation and ICU: the pipeline imports FoundationEssentials only, and
         // loading Foundation took 2.7 ms of every run of the tool.
-        let libraries = try AnnaTool.run(
+        let libraries = try await AnnaTool.runWithoutBlocking(
             [app.appending(path: ".build/debug/anna-generate-tool").path], executable: URL(fileURLWithPath: "/usr/bin/ldd"))
         #expect(libraries.status == 0, "\(libraries.stderr)")
         #expect(libraries.stdout.contains("libFoundationEssentials"), "\(libraries.stdout)")
@@ -131,7 +131,7 @@ import Testing
     /// it does not know) and the command plugin still finds it; the catalog finds the
     /// spec from where the generated file is, on any machine; `--check` fails CI when
     /// the committed code is out of date.
-    @Test func anAppThatCommitsGeneratedCodeBuildsNoGenerator() throws {
+    @Test func anAppThatCommitsGeneratedCodeBuildsNoGenerator() async throws {
         let app = Self.folder.appending(path: "Committed", directoryHint: .isDirectory)
         let sources = app.appending(path: "Sources/App", directoryHint: .isDirectory)
         try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
@@ -175,18 +175,18 @@ import Testing
             if (try? String(contentsOf: url, encoding: .utf8)) != text { try text.write(to: url, atomically: true, encoding: .utf8) }
         }
 
-        let generate = try Self.swift("package", "--allow-writing-to-package-directory", "anna", "generate", in: app)
+        let generate = try await Self.swift("package", "--allow-writing-to-package-directory", "anna", "generate", in: app)
         #expect(generate.status == 0, "\(generate.stdout)\(generate.stderr)")
         #expect(generate.stdout.contains("Anna: generated Swift for 1 spec(s) of App"))
         #expect(FileManager.default.fileExists(atPath: sources.appending(path: "AnnaGenerated/app.anna.swift").path))
 
-        let build = try Self.swift("build", "--product", "App", in: app)
+        let build = try await Self.swift("build", "--product", "App", in: app)
         #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
         #expect(!"\(build.stdout)\(build.stderr)".contains("warning:"), "\(build.stdout)\(build.stderr)")
         #expect(!"\(build.stdout)\(build.stderr)".contains("anna-generate"))
         #expect(!FileManager.default.fileExists(atPath: app.appending(path: ".build/debug/anna-generate-tool").path))
 
-        let run = try AnnaTool.run([], in: app, executable: app.appending(path: ".build/debug/App"))
+        let run = try await AnnaTool.runWithoutBlocking([], in: app, executable: app.appending(path: ".build/debug/App"))
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "appOpened")
@@ -194,11 +194,11 @@ import Testing
         #expect(lines.last.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path } == specURL.resolvingSymlinksInPath().path,
                 "\(run.stdout)")
 
-        let current = try Self.swift("package", "--allow-writing-to-package-directory", "anna", "generate", "--check", in: app)
+        let current = try await Self.swift("package", "--allow-writing-to-package-directory", "anna", "generate", "--check", in: app)
         #expect(current.status == 0, "\(current.stdout)\(current.stderr)")
         #expect(current.stdout.contains("Anna: Swift up to date for 1 spec(s) of App"))
         try (spec + "  appClosed: {}\n").write(to: specURL, atomically: true, encoding: .utf8)
-        let stale = try Self.swift("package", "--allow-writing-to-package-directory", "anna", "generate", "--check", in: app)
+        let stale = try await Self.swift("package", "--allow-writing-to-package-directory", "anna", "generate", "--check", in: app)
         #expect(stale.status != 0)
         // SwiftPM passes what the tool prints on to its standard output, and what the
         // plugin throws to its standard error.
@@ -209,32 +209,32 @@ import Testing
         try String(contentsOf: app.appending(path: "Package.swift"), encoding: .utf8)
             .replacingOccurrences(of: "exclude: [\"app.anna.yml\"]", with: "plugins: [.plugin(name: \"AnnaPlugin\", package: \"Anna\")]")
             .write(to: app.appending(path: "Package.swift"), atomically: true, encoding: .utf8)
-        let twice = try Self.swift("build", "--product", "App", in: app)
+        let twice = try await Self.swift("build", "--product", "App", in: app)
         #expect(twice.status != 0)
         #expect("\(twice.stdout)\(twice.stderr)".contains(
             "error: app.anna.yml's Swift is generated twice, by AnnaPlugin and in \(sources.path)/AnnaGenerated/app.anna.swift; remove AnnaPlugin"),
             "\(twice.stdout)\(twice.stderr)")
     }
 
-    @Test func anAppWithTheTraitsRunsTheDocumentedCommands() throws {
+    @Test func anAppWithTheTraitsRunsTheDocumentedCommands() async throws {
         let app = try Self.makeApp(named: "Publishing", traits: ["LiveTasks", "Coverage"])
         for file in ["tasks.key", "tasks.json"] { try? FileManager.default.removeItem(at: app.appending(path: file)) }
 
-        let keygen = try Self.swift("run", "anna-sign", "keygen", "--private-key", "tasks.key", in: app)
+        let keygen = try await Self.swift("run", "anna-sign", "keygen", "--private-key", "tasks.key", in: app)
         #expect(keygen.status == 0, "\(keygen.stderr)")
         let publicKey = keygen.stdout.split(separator: "\n").last.map(String.init) ?? ""
         #expect(Data(base64Encoded: publicKey)?.count == 32, "\(keygen.stdout)")
 
-        let bundle = try Self.swift("run", "anna", "bundle", "Sources/App/app.anna.yml", "--output", "tasks.json", "--sign", "tasks.key", in: app)
+        let bundle = try await Self.swift("run", "anna", "bundle", "Sources/App/app.anna.yml", "--output", "tasks.json", "--sign", "tasks.key", in: app)
         #expect(bundle.status == 0, "\(bundle.stderr)")
         let signed = try String(contentsOf: app.appending(path: "tasks.json"), encoding: .utf8)
         #expect(signed.hasPrefix("{\"annaTaskBundle\": 1, \"payload\": "))
 
-        let verify = try Self.swift("run", "anna-sign", "verify", "tasks.json", "--public-key", publicKey, in: app)
+        let verify = try await Self.swift("run", "anna-sign", "verify", "tasks.json", "--public-key", publicKey, in: app)
         #expect(verify.status == 0, "\(verify.stderr)")
         #expect(verify.stdout.contains("\"report\":\"appOpened\""))
 
-        let coverage = try Self.swift("run", "anna-coverage", "--package", ".", "--fail-unused", in: app)
+        let coverage = try await Self.swift("run", "anna-coverage", "--package", ".", "--fail-unused", in: app)
         #expect(coverage.status == 1, "\(coverage.stderr)")
         #expect(coverage.stdout.contains("Sources/App/app.anna.yml:8:3: warning: event 'neverSent' is declared but never reported"))
         let checkouts = Set((try? FileManager.default.contentsOfDirectory(atPath: app.appending(path: ".build/checkouts").path)) ?? [])
