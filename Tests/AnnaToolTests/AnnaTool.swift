@@ -34,26 +34,11 @@ enum AnnaTool {
 
     /// Runs `anna ARGUMENTS` in `directory` and waits for it.
     static func run(_ arguments: [String], in directory: URL? = nil, executable: URL = executable) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("anna-tool-\(UUID().uuidString).out")
-        let err = FileManager.default.temporaryDirectory.appendingPathComponent("anna-tool-\(UUID().uuidString).err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: out)
-            try? FileManager.default.removeItem(at: err)
-        }
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+        let launch = try Launch(arguments, in: directory, executable: executable)
+        defer { launch.removeFiles() }
+        try launch.process.run()
+        launch.process.waitUntilExit()
+        return launch.result(status: launch.process.terminationStatus)
     }
 
     /// Runs a process as ``run(_:in:executable:)`` does, suspending until it ends
@@ -61,33 +46,53 @@ enum AnnaTool {
     /// of the few threads Swift Testing runs every other suite's tests on (two on two
     /// cores), where those tests' time limits keep running.
     static func runWithoutBlocking(_ arguments: [String], in directory: URL? = nil, executable: URL = executable) async throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("anna-tool-\(UUID().uuidString).out")
-        let err = FileManager.default.temporaryDirectory.appendingPathComponent("anna-tool-\(UUID().uuidString).err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: out)
-            try? FileManager.default.removeItem(at: err)
-        }
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
+        let launch = try Launch(arguments, in: directory, executable: executable)
+        defer { launch.removeFiles() }
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            launch.process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do {
-                try process.run()
+                try launch.process.run()
             } catch {
-                process.terminationHandler = nil
+                launch.process.terminationHandler = nil
                 continuation.resume(throwing: error)
             }
         }
-        return Result(
-            status: status,
-            stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+        return launch.result(status: status)
+    }
+
+    /// A process whose standard output and error go to temporary files.
+    private struct Launch {
+        let process = Process()
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("anna-tool-\(UUID().uuidString).out")
+        let err = FileManager.default.temporaryDirectory.appendingPathComponent("anna-tool-\(UUID().uuidString).err")
+
+        init(_ arguments: [String], in directory: URL?, executable: URL) throws {
+            process.executableURL = executable
+            process.arguments = arguments
+            if let directory { process.currentDirectoryURL = directory }
+            _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+            do {
+                process.standardOutput = try FileHandle(forWritingTo: out)
+                process.standardError = try FileHandle(forWritingTo: err)
+            } catch {
+                removeFiles()
+                throw error
+            }
+        }
+
+        /// What the process printed, with its exit status.
+        func result(status: Int32) -> Result {
+            Result(
+                status: status,
+                stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+                stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+        }
+
+        func removeFiles() {
+            try? FileManager.default.removeItem(at: out)
+            try? FileManager.default.removeItem(at: err)
+        }
     }
 
     /// A new empty temporary folder.
