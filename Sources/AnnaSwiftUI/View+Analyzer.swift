@@ -2,8 +2,8 @@
 import Anna
 import SwiftUI
 
-// Not compiled on Linux: written against SwiftUI's interface as the iOS 17 and 18 SDKs
-// declare it (View and ViewModifier are main-actor protocols with the Swift 6 SDKs;
+// Built empty on Linux, compiled for iOS by scripts/check-apple-sdk.sh; written against
+// SwiftUI's interface as the iOS 17 and 18 SDKs declare it (View and ViewModifier are main-actor protocols with the Swift 6 SDKs;
 // the modifiers used here are nonisolated); see the README's "What has been compiled
 // where". The modifiers only keep an `AnalyzerScope` per view and forward to it; the
 // rules are in the capture core and tested on the headless tree.

@@ -4,8 +4,9 @@ import UIKit
 
 // The UIKit adapter only forwards UIKit's callbacks to the capture core (`AnnaCapture`,
 // `ControlActionRule`, `ScreenPresentations`, `DelegateHooks`, `CaptureCallNesting`), where
-// every decision is made and tested on the headless tree. Not compiled on Linux: see
-// the README's "What has been compiled where".
+// every decision is made and tested on the headless tree. Built empty on Linux and
+// compiled for iOS by scripts/check-apple-sdk.sh: see the README's "What has been
+// compiled where".
 extension AnnaCapture {
     /// Turns on automatic capture on UIKit: view controllers' appearance and
     /// presentations, table and collection views' cells and selections, controls'
@@ -61,14 +62,18 @@ extension AnnaCapture {
         installListHooks()
     }
 
-    /// Runs `body` unless a hooked call of the same receiver and callback is already
-    /// under way (a subclass's hooked implementation calling its superclass's): one
-    /// fact records once.
-    static func once(_ receiver: AnyObject, _ callback: String, _ body: () -> Void, around original: () -> Void) {
+    /// Runs `body` on the main actor unless a hooked call of the same receiver and
+    /// callback is already under way (a subclass's hooked implementation calling its
+    /// superclass's): one fact records once. `original`, UIKit's or the app's
+    /// implementation, runs outside the main-actor closures, on the caller's thread, with
+    /// the caller's own arguments: only `body`'s Sendable values cross into the main actor.
+    /// Callers are on the main thread (``isRecording``, or `Thread.isMainThread`).
+    nonisolated static func once(_ receiver: AnyObject, _ callback: String, _ body: @MainActor () -> Void,
+                                 around original: () -> Void) {
         let key = CaptureCallNesting.Key(receiver: ObjectIdentifier(receiver), callback: callback)
-        if nesting.enter(key) { body() }
+        MainActor.assumeIsolated { if nesting.enter(key) { body() } }
         original()
-        nesting.leave(key)
+        MainActor.assumeIsolated { nesting.leave(key) }
     }
 }
 #endif

@@ -13,8 +13,11 @@ extension UIKitCapture {
             let call = unsafeBitCast(original, to: SendTargetAction.self)
             let block: @convention(block) (AnyObject, Selector, AnyObject?, AnyObject?) -> Void = {
                 receiver, action, target, event in
+                // UIControl is NS_SWIFT_UI_ACTOR (UIControl.h:75), so `control` is Sendable;
+                // the target crosses as its identity only.
                 if isRecording, let control = receiver as? UIControl {
-                    MainActor.assumeIsolated { controlSent(control, events: events(of: control, action: action, target: target)) }
+                    let targetID = target.map(ObjectIdentifier.init)
+                    MainActor.assumeIsolated { controlSent(control, events: events(of: control, action: action, targetID: targetID)) }
                 }
                 call(receiver, sendTargetAction, action, target, event)
             }
@@ -41,12 +44,18 @@ extension UIKitCapture {
         MethodHooks.hook(UIWindow.self, sendEvent) { original in
             let call = unsafeBitCast(original, to: SendEvent.self)
             let block: @convention(block) (AnyObject, AnyObject) -> Void = { receiver, event in
+                // UIEvent and UITouch are NS_SWIFT_UI_ACTOR (UIEvent.h:61, UITouch.h:50):
+                // Sendable, read on the main actor; the original runs between the two.
                 guard isRecording, let touchEvent = event as? UIEvent else { return call(receiver, sendEvent, event) }
-                MainActor.assumeIsolated {
-                    guard touchEvent.type == .touches else { return call(receiver, sendEvent, event) }
+                let touches = MainActor.assumeIsolated { () -> Set<UITouch>? in
+                    guard touchEvent.type == .touches else { return nil }
                     let touches = touchEvent.allTouches ?? []
                     controlActions.dispatchBegins(touchBegan: touches.contains { $0.phase == .began })
-                    call(receiver, sendEvent, event)
+                    return touches
+                }
+                call(receiver, sendEvent, event)
+                guard let touches else { return }
+                MainActor.assumeIsolated {
                     controlActions.dispatchEnded()
                     for touch in touches where touch.phase == .ended {
                         if let analyzer = enabledAnalyzer(from: touch.view) { AnnaCapture.touchDidEnd(analyzer) }
@@ -63,20 +72,20 @@ extension UIKitCapture {
             MethodHooks.hook(UIResponder.self, selector) { original in
                 let call = unsafeBitCast(original, to: Responding.self)
                 let block: @convention(block) (AnyObject) -> Bool = { receiver in
+                    // UIResponder is NS_SWIFT_UI_ACTOR (UIResponder.h:69): `responder` is Sendable.
                     guard isRecording, let responder = receiver as? UIResponder else { return call(receiver, selector) }
-                    return MainActor.assumeIsolated {
-                        let was = responder.isFirstResponder
-                        let result = call(receiver, selector)
-                        if let analyzer = responder.existingAnalyzer {
-                            let now = responder.isFirstResponder
-                            if becoming {
-                                AnnaCapture.becomeFirstResponderReturned(analyzer, wasFirstResponder: was, isFirstResponder: now)
-                            } else {
-                                AnnaCapture.resignFirstResponderReturned(analyzer, wasFirstResponder: was, isFirstResponder: now)
-                            }
+                    let was = MainActor.assumeIsolated { responder.isFirstResponder }
+                    let result = call(receiver, selector)
+                    MainActor.assumeIsolated {
+                        guard let analyzer = responder.existingAnalyzer else { return }
+                        let now = responder.isFirstResponder
+                        if becoming {
+                            AnnaCapture.becomeFirstResponderReturned(analyzer, wasFirstResponder: was, isFirstResponder: now)
+                        } else {
+                            AnnaCapture.resignFirstResponderReturned(analyzer, wasFirstResponder: was, isFirstResponder: now)
                         }
-                        return result
                     }
+                    return result
                 }
                 return block
             }
@@ -90,9 +99,17 @@ extension UIKitCapture {
         AnnaCapture.targetAction(analyzer)
     }
 
-    /// The events a target-action pair is registered for.
-    static func events(of control: UIControl, action: Selector, target: AnyObject?) -> Set<ControlEvent> {
+    /// The events a target-action pair is registered for; the target is found among the
+    /// control's own by identity (`nil`: sent up the responder chain).
+    static func events(of control: UIControl, action: Selector, targetID: ObjectIdentifier?) -> Set<ControlEvent> {
         let name = NSStringFromSelector(action)
+        var target: AnyObject?
+        if let targetID {
+            // `allTargets` may hold NSNull for a nil target (UIControl.h:119); it never matches.
+            guard let registered = control.allTargets.first(where: { ObjectIdentifier($0.base as AnyObject) == targetID })
+            else { return [] }
+            target = registered.base as AnyObject
+        }
         return Set(controlEvents.compactMap { uikit, event in
             control.actions(forTarget: target, forControlEvent: uikit)?.contains(name) == true ? event : nil
         })

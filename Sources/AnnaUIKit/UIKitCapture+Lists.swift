@@ -14,12 +14,16 @@ extension UIKitCapture {
         typealias SetDelegate = @convention(c) (AnyObject, Selector, AnyObject?) -> Void
         let setDelegate = #selector(setter: UITableView.delegate)
         let lists: [(AnyClass, ListKind)] = [(UITableView.self, .table), (UICollectionView.self, .collection)]
-        for (list, kind) in lists {
+        for (list, kind): (AnyClass, ListKind) in lists {
             MethodHooks.hook(list, setDelegate) { original in
                 let call = unsafeBitCast(original, to: SetDelegate.self)
+                // The setters are UI_ACTOR (UITableView.h:346, UICollectionView.h:361); an app
+                // that sets a delegate off the main thread is passed through, unhooked. Only
+                // the delegate's class (a Sendable metatype) crosses into the main actor.
                 let block: @convention(block) (AnyObject, AnyObject?) -> Void = { receiver, delegate in
                     if let delegate, Thread.isMainThread {
-                        MainActor.assumeIsolated { hookDelegate(of: type(of: delegate), callbacks(of: kind)) }
+                        let delegateClass: AnyClass = type(of: delegate)
+                        MainActor.assumeIsolated { hookDelegate(of: delegateClass, callbacks(of: kind)) }
                     }
                     call(receiver, setDelegate, delegate)
                 }
@@ -32,7 +36,25 @@ extension UIKitCapture {
     struct Callback {
         let selector: Selector
         let arity: Int
-        let capture: @MainActor (_ list: AnyObject, _ second: AnyObject, _ third: AnyObject?) -> Void
+        let capture: @MainActor (_ arguments: Arguments) -> Void
+    }
+
+    /// A delegate callback's arguments as the main actor receives them: the views are
+    /// NS_SWIFT_UI_ACTOR classes and the index path a value, all Sendable. The
+    /// delegate protocols are UI_ACTOR (UITableView.h:99, UICollectionView.h:113).
+    struct Arguments: Sendable {
+        /// The table or collection view.
+        let list: UIView?
+        /// The cell, for will-display and end-displaying.
+        let cell: UIView?
+        /// The row's or item's index path.
+        let indexPath: IndexPath?
+
+        init(_ list: AnyObject, _ second: AnyObject, _ third: AnyObject?) {
+            self.list = list as? UIView
+            cell = second as? UIView
+            indexPath = (third ?? second) as? IndexPath
+        }
     }
 
     /// A list's kind.
@@ -43,36 +65,32 @@ extension UIKitCapture {
     /// The delegate callbacks of a kind of list.
     static func callbacks(of kind: ListKind) -> [Callback] {
         switch kind {
-        case .table: tableCallbacks
-        case .collection: collectionCallbacks
+        case .table:
+            listCallbacks(
+                willDisplay: #selector(UITableViewDelegate.tableView(_:willDisplay:forRowAt:)),
+                didEndDisplaying: #selector(UITableViewDelegate.tableView(_:didEndDisplaying:forRowAt:)),
+                didSelect: #selector(UITableViewDelegate.tableView(_:didSelectRowAt:))
+            ) { list, indexPath in (list as? UITableView)?.cellForRow(at: indexPath) }
+        case .collection:
+            listCallbacks(
+                willDisplay: #selector(UICollectionViewDelegate.collectionView(_:willDisplay:forItemAt:)),
+                didEndDisplaying: #selector(UICollectionViewDelegate.collectionView(_:didEndDisplaying:forItemAt:)),
+                didSelect: #selector(UICollectionViewDelegate.collectionView(_:didSelectItemAt:))
+            ) { list, indexPath in (list as? UICollectionView)?.cellForItem(at: indexPath) }
         }
     }
 
-    static var tableCallbacks: [Callback] { [
-        Callback(selector: #selector(UITableViewDelegate.tableView(_:willDisplay:forRowAt:)), arity: 3) { list, cell, place in
-            willDisplay(cell, in: list, at: place)
-        },
-        Callback(selector: #selector(UITableViewDelegate.tableView(_:didEndDisplaying:forRowAt:)), arity: 3) { list, cell, _ in
-            didEndDisplaying(cell, in: list)
-        },
-        Callback(selector: #selector(UITableViewDelegate.tableView(_:didSelectRowAt:)), arity: 2) { list, place, _ in
-            guard let table = list as? UITableView, let indexPath = place as? IndexPath,
-                  let cell = table.cellForRow(at: indexPath) else { return }
-            didSelect(cell, in: table, at: indexPath)
-        },
-    ] }
-
-    static var collectionCallbacks: [Callback] { [
-        Callback(selector: #selector(UICollectionViewDelegate.collectionView(_:willDisplay:forItemAt:)), arity: 3) { list, cell, place in
-            willDisplay(cell, in: list, at: place)
-        },
-        Callback(selector: #selector(UICollectionViewDelegate.collectionView(_:didEndDisplaying:forItemAt:)), arity: 3) { list, cell, _ in
-            didEndDisplaying(cell, in: list)
-        },
-        Callback(selector: #selector(UICollectionViewDelegate.collectionView(_:didSelectItemAt:)), arity: 2) { list, place, _ in
-            guard let collection = list as? UICollectionView, let indexPath = place as? IndexPath,
-                  let cell = collection.cellForItem(at: indexPath) else { return }
-            didSelect(cell, in: collection, at: indexPath)
+    /// A list's three callbacks; `cell` finds the selected row's cell.
+    private static func listCallbacks(
+        willDisplay: Selector, didEndDisplaying: Selector, didSelect: Selector,
+        cell: @escaping @MainActor (UIView, IndexPath) -> UIView?
+    ) -> [Callback] { [
+        Callback(selector: willDisplay, arity: 3) { arguments in UIKitCapture.willDisplay(arguments) },
+        Callback(selector: didEndDisplaying, arity: 3) { arguments in UIKitCapture.didEndDisplaying(arguments) },
+        Callback(selector: didSelect, arity: 2) { arguments in
+            guard let list = arguments.list, let indexPath = arguments.indexPath,
+                  let selected = cell(list, indexPath) else { return }
+            UIKitCapture.didSelect(selected, in: list, at: indexPath)
         },
     ] }
 
@@ -94,10 +112,9 @@ extension UIKitCapture {
             let call = unsafeBitCast(original, to: Two.self)
             let block: @convention(block) (AnyObject, AnyObject, AnyObject) -> Void = { receiver, list, second in
                 guard isRecording else { return call(receiver, selector, list, second) }
-                MainActor.assumeIsolated {
-                    once(receiver, NSStringFromSelector(selector), { callback.capture(list, second, nil) },
-                         around: { call(receiver, selector, list, second) })
-                }
+                let arguments = Arguments(list, second, nil)
+                once(receiver, NSStringFromSelector(selector), { callback.capture(arguments) },
+                     around: { call(receiver, selector, list, second) })
             }
             return block
         }
@@ -105,10 +122,9 @@ extension UIKitCapture {
         let call = unsafeBitCast(original, to: Three.self)
         let block: @convention(block) (AnyObject, AnyObject, AnyObject, AnyObject) -> Void = { receiver, list, second, third in
             guard isRecording else { return call(receiver, selector, list, second, third) }
-            MainActor.assumeIsolated {
-                once(receiver, NSStringFromSelector(selector), { callback.capture(list, second, third) },
-                     around: { call(receiver, selector, list, second, third) })
-            }
+            let arguments = Arguments(list, second, third)
+            once(receiver, NSStringFromSelector(selector), { callback.capture(arguments) },
+                 around: { call(receiver, selector, list, second, third) })
         }
         return block
     }
@@ -116,10 +132,10 @@ extension UIKitCapture {
     // MARK: What capture does
 
     /// will-display: the cell takes its place under the list and appears by its facts.
-    static func willDisplay(_ cell: AnyObject, in list: AnyObject, at place: AnyObject?) {
-        guard let cellView = cell as? UIView, let listView = list as? UIView,
+    static func willDisplay(_ arguments: Arguments) {
+        guard let cellView = arguments.cell, let listView = arguments.list,
               let listAnalyzer = listView.existingAnalyzer, listAnalyzer.isEnabled,
-              let indexPath = place as? IndexPath else { return }
+              let indexPath = arguments.indexPath else { return }
         let cellState = state(of: cellView)
         cellState.isDisplayed = true
         AnnaCapture.cellWillDisplay(cellView.analyzer, in: listAnalyzer, row: indexPath.item, section: indexPath.section,
@@ -127,8 +143,8 @@ extension UIKitCapture {
     }
 
     /// end-displaying.
-    static func didEndDisplaying(_ cell: AnyObject, in list: AnyObject) {
-        guard let cellView = cell as? UIView, let listView = list as? UIView,
+    static func didEndDisplaying(_ arguments: Arguments) {
+        guard let cellView = arguments.cell, let listView = arguments.list,
               let analyzer = cellView.existingAnalyzer else { return }
         let cellState = state(of: cellView)
         cellState.isDisplayed = false

@@ -33,16 +33,15 @@ extension UIKitCapture {
             let call = unsafeBitCast(original, to: Present.self)
             let block: @convention(block) (AnyObject, AnyObject, Bool, (@convention(block) () -> Void)?) -> Void = {
                 receiver, presented, animated, completion in
-                guard Thread.isMainThread else { return call(receiver, present, presented, animated, completion) }
-                MainActor.assumeIsolated {
-                    // UIKit may forward `present` to an ancestor, which calls it again:
-                    // the outermost call names the screen the app called it on.
-                    once(presented, "present", {
-                        if let caller = receiver as? UIViewController, let shown = presented as? UIViewController {
-                            willPresent(shown, from: caller)
-                        }
-                    }, around: { call(receiver, present, presented, animated, completion) })
-                }
+                // UIViewController is NS_SWIFT_UI_ACTOR (UIViewController.h:101): both
+                // controllers are Sendable. An off-main call is passed through.
+                guard Thread.isMainThread, let caller = receiver as? UIViewController,
+                      let shown = presented as? UIViewController
+                else { return call(receiver, present, presented, animated, completion) }
+                // UIKit may forward `present` to an ancestor, which calls it again: the
+                // outermost call names the screen the app called it on.
+                once(presented, "present", { willPresent(shown, from: caller) },
+                     around: { call(receiver, present, presented, animated, completion) })
             }
             return block
         }

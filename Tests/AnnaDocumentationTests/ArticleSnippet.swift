@@ -1,8 +1,10 @@
 import Foundation
 
 /// A code block of the README or a DocC article marked for compilation: the line
-/// `<!-- compiled: test -->` (a test body, run) or `<!-- compiled: declarations -->`
-/// (file-scope declarations) right before a fenced Swift block.
+/// `<!-- compiled: test -->` (a test body, run), `<!-- compiled: declarations -->`
+/// (file-scope declarations) or `<!-- compiled: ios -->` (an iOS app's own file,
+/// compiled against an iOS SDK by `scripts/check-apple-sdk.sh`, not here) right before
+/// a fenced Swift block.
 struct ArticleSnippet: Equatable {
     /// How the block is compiled.
     enum Kind: String {
@@ -10,6 +12,8 @@ struct ArticleSnippet: Equatable {
         case test
         /// Types and functions at file scope, for the tests to use.
         case declarations
+        /// A whole file of an iOS app: compiled for iOS by `scripts/check-apple-sdk.sh`.
+        case ios
     }
 
     /// The document's file name: `Testing.md`.
@@ -35,7 +39,7 @@ struct ArticleSnippet: Equatable {
             let name = marker.dropFirst("<!-- compiled:".count).replacingOccurrences(of: "-->", with: "")
                 .trimmingCharacters(in: .whitespaces)
             guard let kind = Kind(rawValue: name) else {
-                throw ArticleSnippetError(file: file, line: index, message: "unknown marker '\(name)'; write test or declarations")
+                throw ArticleSnippetError(file: file, line: index, message: "unknown marker '\(name)'; write test, declarations or ios")
             }
             guard index < lines.count, lines[index].trimmingCharacters(in: .whitespaces) == "```swift" else {
                 throw ArticleSnippetError(file: file, line: index, message: "a compiled marker must be followed by a ```swift block")

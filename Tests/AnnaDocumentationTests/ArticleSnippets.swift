@@ -7,6 +7,48 @@ import AnnaTesting
 import Foundation
 import Testing
 
+// MARK: FocusPaths.md
+
+/// A plain object on a focus path, without UIKit: a menu item under its menu.
+final class MenuItem: Analyzable {
+    lazy var analyzer = Analyzer(owner: self)   // typed `Analyzer`, the class
+    let menu: Menu
+
+    init(menu: Menu) { self.menu = menu }
+
+    func parentConstitutor() -> (any FocusPathConstituting)? { menu }
+}
+
+/// The menu, at the top of its path.
+final class Menu: Analyzable {
+    lazy var analyzer = Analyzer(owner: self)
+    func parentConstitutor() -> (any FocusPathConstituting)? { nil }
+}
+
+// MARK: ReportingAndProviders.md
+
+/// Title Case event names (`categoryAdded` → `Category Added`) and parameters in
+/// kebab case (`itemCount` → `item-count`).
+struct TitleCaseMapper: EventMapper {
+    func name(for eventName: String) -> String {
+        words(of: eventName).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+    }
+
+    func parameterName(for parameterName: String) -> String {
+        words(of: parameterName).joined(separator: "-")
+    }
+
+    /// `categoryAdded` → `["category", "added"]`.
+    private func words(of name: String) -> [String] {
+        var words: [String] = [""]
+        for character in name {
+            if character.isUppercase, !(words.last ?? "").isEmpty { words.append("") }
+            words[words.count - 1].append(contentsOf: character.lowercased())
+        }
+        return words
+    }
+}
+
 // MARK: Testing.md
 
 
@@ -67,6 +109,29 @@ final class TitledScreen: HeadlessScreen {
         analytics.report(.categoryAdded(categoryTitle: "Books", itemCount: 3, source: .manual))
         await analytics.flush()
         #expect(recorder.events == [.categoryAdded(categoryTitle: "Books", itemCount: 3, source: .manual)])
+    }
+
+    /// DurableDelivery.md, Swift block 1.
+    @Test func durableDelivery1() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "anna-http-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let http = try HTTPBatchProvider(
+            endpoint: URL(string: "https://collector.example.com/v1/batch")!,
+            writeKey: "YOUR_WRITE_KEY",
+            storage: .directory(folder),
+            configuration: HTTPBatchProvider.Configuration(
+                flushAt: 50,                            // events that start an upload (20)
+                flushInterval: .seconds(10),            // the longest an event waits for one (30 s)
+                maxBatchCount: 200,                     // events per request (500)
+                compressesRequests: true,               // gzip bodies (the default)
+                queue: DeliveryStorage.Configuration(
+                    maxBytes: 16 << 20,                 // the disk cap (64 MiB)
+                    maxAge: .seconds(3 * 24 * 3600),    // the age cap (7 days)
+                    lockPolicy: .whileRunning,          // .aroundIO in an app extension
+                    syncMode: .barrier),                // .full to survive a sudden power loss
+                errorHandler: { error in print("delivery: \(error)") }))
+        #expect(http.configuration.queue.maxBytes == 16 << 20)
+        await http.shutdown()
     }
 
     /// FocusPaths.md, Swift block 1.
@@ -174,6 +239,16 @@ final class TitledScreen: HeadlessScreen {
         var iterator = reloads.makeAsyncIterator()
         #expect(await iterator.next() == .success(spec.path))
         watcher.stop()
+    }
+
+    /// ReportingAndProviders.md, Swift block 1.
+    @Test func reportingAndProviders1() async throws {
+        let recorder = RecordingProvider(options: ProviderOptions(mapper: TitleCaseMapper(), receivesPII: true))
+        let analytics = AnalyticsService(providers: [recorder])
+        analytics.report(.categoryAdded(categoryTitle: "Books", itemCount: 3, source: .manual))
+        await analytics.flush()
+        #expect(recorder.events.map(\.name) == ["Category Added"])
+        #expect(recorder.events.first?.parameters["item-count"] == 3)
     }
 
     /// Testing.md, Swift block 1.

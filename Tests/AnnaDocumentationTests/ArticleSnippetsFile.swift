@@ -25,6 +25,9 @@ enum ArticleSnippetsFile {
             let text = try String(contentsOf: packageRoot.appending(path: document), encoding: .utf8)
             snippets += try ArticleSnippet.extract(from: text, file: String(document.split(separator: "/").last ?? ""))
         }
+        // iOS blocks are whole files of an app, compiled against an iOS SDK by
+        // scripts/check-apple-sdk.sh.
+        snippets.removeAll { $0.kind == .ios }
         let imports = Set(["Foundation", "Testing"] + snippets.flatMap(\.imports)).sorted()
         var text = """
             // Generated from the Swift blocks marked `<!-- compiled: … -->` in README.md and
