@@ -13,7 +13,7 @@ public struct AnalyticsMetrics: Sendable, Hashable {
     /// Events in batches a provider threw on, by provider name.
     public var failed: [String: Int] = [:]
     /// Events a provider's profile changed or kept from it, by provider name: each
-    /// event for which the provider's ``ProviderProfile`` reported at least one
+    /// event for which the provider's `ProviderProfile` reported at least one
     /// ``ProfileViolation`` (a parameter dropped, cut, flattened, or the whole event
     /// dropped), counted once however many it reported. The violations themselves
     /// reach ``AnalyticsService/Configuration/errorHandler`` as
