@@ -59,5 +59,18 @@ extension ProviderProfile {
             acceptsObjects: true, maximumDepth: 3, maximumKeysPerObject: 255, acceptsNestingInLists: false,
             objectListParameters: nil, maximumObjectsPerList: nil, listItemParameterNames: [], maximumCustomItemKeys: nil
         )
+
+        /// The name of the parameter a field of an object is sent as where the provider
+        /// takes no objects (``acceptsObjects`` is `false`): the parameter's and the
+        /// properties' mapped names joined with `_`, at any depth
+        /// (`shipping_address_geo_lat`). Such a name can be another parameter's, or
+        /// another field's; the generator reports that at the parameter, and the
+        /// runtime sends the event's own parameter (or the field flattened first, by
+        /// name) and reports the other as a `ProfileViolation`.
+        /// - Parameter path: The parameter's mapped name, then each property's.
+        /// - Returns: The flattened name.
+        package static func flattenedName(of path: [String]) -> String {
+            path.joined(separator: "_")
+        }
     }
 }

@@ -86,6 +86,24 @@ import Testing
         #expect(global.key == .lastProduct)
     }
 
+    @Test func constraintsInsideObjectTypedGlobalsAndTraitsAreChecked() async {
+        let errors = LockedErrors()
+        let recorder = EcommerceSpecTests.Recorder(options: ProviderOptions(receivesPII: true))
+        let analytics = AnalyticsService(providers: [recorder], configuration: .init(violationPolicy: .drop, errorHandler: errors.record))
+        let tooLong = CartLine(productId: String(repeating: "x", count: 65), name: "n", price: 1, quantity: 1, category: .books)
+        analytics.setGlobal(.lastProduct(tooLong))
+        analytics.identify(traits: [.favoriteProduct(tooLong)])
+        analytics.report(.purchaseMade(orderId: UUID(), products: [], revenue: 0))
+        await analytics.flush()
+        #expect(recorder.events.map(\.name) == ["Purchase Made"], "the identify call is dropped")
+        #expect(recorder.events.first?.parameters["last product"] == nil, "with .drop, a global breaking a nested constraint is not set")
+        #expect(errors.all == [
+            "event 'global property' parameter 'last product/product id': must be at most 64 characters long (policy: drop)",
+            "event '' parameter 'favorite product/product id': must be at most 64 characters long (policy: drop)",
+        ])
+        #expect(UserTrait.favoriteProduct(tooLong).metadata.nestedConstraints["brand/name"] == ParameterConstraint(maxLength: 40))
+    }
+
     @Test func theCatalogDescribesObjectParameters() throws {
         let event = try #require(EventCatalog.objects.events.first { $0.name == "Purchase Made" })
         let products = try #require(event.parameter(named: "products"))

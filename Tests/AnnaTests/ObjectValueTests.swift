@@ -114,6 +114,25 @@ import Testing
         #expect(lines.filter { $0.contains("custom parameters an item") }.count == 3, "one report per dropped key, not per item")
     }
 
+    @Test func firebaseReportsAFlattenedFieldThatCollidesWithAnotherParameter() async throws {
+        let errors = ErrorLog()
+        let firebase = RecordingProvider(name: "firebase", options: ProviderOptions(mapper: SnakeCaseEventMapper(), profile: .firebase))
+        let analytics = AnalyticsService(providers: [firebase], configuration: .test(errorHandler: errors.handler))
+        analytics.report(AnalyticsEvent(name: "checkout", parameters: [
+            "shippingMethod": "express", "shipping": .object(["method": "ground", "city": "Springfield"]),
+            // Two objects whose fields flatten to one name: `a_b_c` from both.
+            "a": .object(["bC": 1]), "aB": .object(["c": 2]),
+        ]))
+        await analytics.flush()
+        let event = try #require(firebase.events.first)
+        #expect(event.parameters["shipping_method"] == "express", "the event's own parameter wins")
+        #expect(event.parameters["shipping_city"] == "Springfield")
+        #expect(event.parameters["a_b_c"] == 1, "the first object by name wins")
+        let lines = Set(errors.errors.map(\.description))
+        #expect(lines.contains("provider 'firebase': firebase: event 'checkout' parameter 'shipping/method': flattened to 'shipping_method', the name of parameter 'shipping_method', which is sent instead; rename one (droppedParameter)"))
+        #expect(lines.contains("provider 'firebase': firebase: event 'checkout' parameter 'a_b/c': flattened to 'a_b_c', the name of 'a/b_c' flattened, which is sent instead; rename one (droppedParameter)"))
+    }
+
     @Test func mixpanelDropsObjectsNestedDeeperThanItTakes() async throws {
         let errors = ErrorLog()
         let mixpanel = RecordingProvider(name: "mixpanel", options: ProviderOptions(profile: .mixpanel))

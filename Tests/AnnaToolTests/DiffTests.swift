@@ -12,7 +12,7 @@ import Testing
     static let compatibleCases: Set<String> = [
         "deprecation-added", "description-changed", "enum-value-added", "event-added", "event-removed-after-deprecation",
         "made-optional", "max-length-loosened", "parameter-added", "pattern-removed", "provider-added-met",
-        "range-widened", "screen-added", "object-property-added", "object-type-added",
+        "range-widened", "screen-added", "object-property-added", "object-type-added", "object-enum-value-added",
     ]
 
     static var cases: [String] {

@@ -7,14 +7,31 @@ import AnnaRules
     public var isPII: Bool
     /// The constraint the spec puts on the value, if any.
     public var constraint: ParameterConstraint?
+    /// The constraints the spec puts on the properties of a value of an object type
+    /// (and on those of each object of a list), by key path inside the value
+    /// (`product id`, `brand/name`).
+    public var nestedConstraints: [String: ParameterConstraint]
 
     /// Creates metadata.
     /// - Parameters:
     ///   - isPII: Whether the value identifies a person.
     ///   - constraint: The constraint on the value.
-    @_spi(Generated) public init(isPII: Bool, constraint: ParameterConstraint? = nil) {
+    ///   - nestedConstraints: The constraints inside a value of an object type, by key path inside it.
+    @_spi(Generated) public init(
+        isPII: Bool, constraint: ParameterConstraint? = nil, nestedConstraints: [String: ParameterConstraint] = [:]
+    ) {
         self.isPII = isPII
         self.constraint = constraint
+        self.nestedConstraints = nestedConstraints
+    }
+
+    /// Every constraint of a property named `name`, keyed as an event's metadata keys
+    /// them: `name` for the value, `name/path` inside it.
+    func constraints(named name: String) -> [String: ParameterConstraint] {
+        var all: [String: ParameterConstraint] = [:]
+        if let constraint { all[name] = constraint }
+        for (path, constraint) in nestedConstraints { all[name + AnalyticsKeyPath.separator + path] = constraint }
+        return all
     }
 }
 

@@ -13,15 +13,26 @@ extension ProviderProfile {
             if !found.contains(violation) { found.append(violation) }
         }
         let rules = objectRules
+        var flattenedFrom: [String: String] = [:]  // a flattened parameter's name: the path it came from
         for key in event.parameters.keys.sorted() {
             guard let value = event.parameters[key], value.containsObject else { continue }
             switch value {
             case .object(let fields) where !rules.acceptsObjects:
                 event.parameters.removeValue(forKey: key)
-                var flat: [(key: String, value: AnalyticsValue)] = []
-                flatten(fields, prefix: key, into: &flat, report: report)
-                // An event's own parameter of the flattened name wins.
-                for (name, field) in flat where event.parameters[name] == nil { event.parameters[name] = field }
+                var flat: [(name: String, path: String, value: AnalyticsValue)] = []
+                flatten(fields, names: [key], path: key, into: &flat, report: report)
+                // An event's own parameter of the flattened name wins, then the field
+                // flattened first; the value that loses is reported with both paths.
+                for field in flat {
+                    if let first = flattenedFrom[field.name] {
+                        report(field.path, "flattened to '\(field.name)', the name of '\(first)' flattened, which is sent instead; rename one", .droppedParameter)
+                    } else if event.parameters[field.name] != nil {
+                        report(field.path, "flattened to '\(field.name)', the name of parameter '\(field.name)', which is sent instead; rename one", .droppedParameter)
+                    } else {
+                        event.parameters[field.name] = field.value
+                        flattenedFrom[field.name] = field.path
+                    }
+                }
                 report(key, "no object values; its fields are sent as parameters named '\(key)_…'", .flattenedObject)
             case .array(var elements):
                 if let allowed = rules.objectListParameters, !allowed.contains(key) {
@@ -111,20 +122,23 @@ extension ProviderProfile {
         }
     }
 
-    /// An object's fields as parameters named `prefix_field`, nested objects within;
-    /// lists of objects inside cannot be flattened and are dropped.
+    /// An object's fields as parameters named as ``ObjectRules/flattenedName(of:)``
+    /// says, nested objects within, each with its path (`shipping/geo/lat`); lists
+    /// of objects inside cannot be flattened and are dropped.
     private func flatten(
-        _ fields: [String: AnalyticsValue], prefix: String, into flat: inout [(key: String, value: AnalyticsValue)],
+        _ fields: [String: AnalyticsValue], names: [String], path: String,
+        into flat: inout [(name: String, path: String, value: AnalyticsValue)],
         report: (String, String, ProfileViolation.Action) -> Void
     ) {
         for field in fields.keys.sorted() {
             guard let value = fields[field] else { continue }
-            let name = prefix + "_" + field
+            let fieldNames = names + [field]
+            let fieldPath = path + "/" + field
             switch value {
-            case .object(let inner): flatten(inner, prefix: name, into: &flat, report: report)
+            case .object(let inner): flatten(inner, names: fieldNames, path: fieldPath, into: &flat, report: report)
             case .array where value.containsObject:
-                report(prefix + "/" + field, "no lists of objects here; only as \(objectRules.objectListParameters?.sorted().joined(separator: ", ") ?? "parameters")", .droppedParameter)
-            default: flat.append((name, value))
+                report(fieldPath, "no lists of objects here; only as \(objectRules.objectListParameters?.sorted().joined(separator: ", ") ?? "parameters")", .droppedParameter)
+            default: flat.append((ObjectRules.flattenedName(of: fieldNames), fieldPath, value))
             }
         }
     }

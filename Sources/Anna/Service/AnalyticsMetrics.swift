@@ -12,7 +12,12 @@ public struct AnalyticsMetrics: Sendable, Hashable {
     public var delivered: [String: Int] = [:]
     /// Events in batches a provider threw on, by provider name.
     public var failed: [String: Int] = [:]
-    /// Events a provider's profile kept from it, by provider name.
+    /// Events a provider's profile changed or kept from it, by provider name: each
+    /// event for which the provider's `ProviderProfile` reported at least one
+    /// ``ProfileViolation`` (a parameter dropped, cut, flattened, or the whole event
+    /// dropped), counted once however many it reported. The violations themselves
+    /// reach ``AnalyticsService/Configuration/errorHandler`` as
+    /// ``AnalyticsError`` with the code ``AnalyticsError/Code/providerLimit``.
     public var limited: [String: Int] = [:]
     /// Events dropped for one provider because its lane was full
     /// (``AnalyticsService/Configuration/providerLimit``), by provider name.

@@ -14,7 +14,8 @@ struct GlobalProperties: Sendable {
         forgetLastMerge()
         values[name] = value
         if metadata.isPII { pii.insert(name) } else { pii.remove(name) }
-        constraints[name] = metadata.constraint
+        removeConstraints(of: name)
+        constraints.merge(metadata.constraints(named: name)) { _, new in new }
         if persisted { persistedNames.insert(name) } else { persistedNames.remove(name) }
     }
 
@@ -22,8 +23,15 @@ struct GlobalProperties: Sendable {
         forgetLastMerge()
         values[name] = nil
         pii.remove(name)
-        constraints[name] = nil
+        removeConstraints(of: name)
         persistedNames.remove(name)
+    }
+
+    /// Forgets the constraints of a value and those inside it (`name/…`).
+    private mutating func removeConstraints(of name: String) {
+        guard !constraints.isEmpty else { return }
+        let prefix = name + AnalyticsKeyPath.separator
+        constraints = constraints.filter { key, _ in key != name && !key.hasPrefix(prefix) }
     }
 
     private mutating func forgetLastMerge() {

@@ -90,9 +90,9 @@ extension Pipeline {
             if !newTraits.isEmpty { persister.write(IdentityPatch(traits: traits.persisted)) }
             guard sends else { return nil }
             var event = traits.event()
-            event.metadata.constraints = Dictionary(
-                newTraits.compactMap { trait in trait.metadata.constraint.map { (trait.name, $0) } },
-                uniquingKeysWith: { $1 })
+            for trait in newTraits {
+                event.metadata.constraints.merge(trait.metadata.constraints(named: trait.name)) { _, new in new }
+            }
             return (event, EnvelopeKind(kind: .identify))
         case .screen(let screen):
             guard sends else { return nil }
@@ -121,11 +121,12 @@ extension Pipeline {
                 anonymousID: anonymousID, userID: .some(nil), traits: ([:], []), session: (0, nil)))
             return nil
         case .setGlobal(let global):
-            if let constraint = global.metadata.constraint {
+            let constraints = global.metadata.constraints(named: global.name)
+            if !constraints.isEmpty {
                 var checker = ConstraintChecker()
                 let probe = AnalyticsEvent(
                     name: "global property", parameters: [global.name: global.value],
-                    metadata: .init(constraints: [global.name: constraint]))
+                    metadata: .init(constraints: constraints))
                 let found = checker.violations(of: probe)
                 if !found.isEmpty && !apply(configuration.violationPolicy, to: found) { return nil }
             }

@@ -322,10 +322,9 @@ final class ProviderLane: @unchecked Sendable {
                     let keep = naming.prepare(&prepared[last].event, violations: &violations)
                     if isNameless { prepared[last].event.name = "" }
                     for violation in violations { errorHandler?(.providerLimit(provider: name, violation)) }
-                    if !keep {
-                        limited += 1
-                        prepared.removeLast()
-                    }
+                    // Counted once per event, however many limits it broke; a dropped event broke one.
+                    if !violations.isEmpty { limited += 1 }
+                    if !keep { prepared.removeLast() }
                 }
             }
         }

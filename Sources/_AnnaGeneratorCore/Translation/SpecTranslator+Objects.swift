@@ -48,6 +48,8 @@ extension SpecTranslator {
     /// The PII marks and constraints inside a parameter of an object type, by key
     /// path from the parameter (`products/email`), for the event's metadata: the
     /// runtime strips and checks them in every object, and in every object of a list.
+    /// With an empty `path`, by key path inside the value (`email`), for a trait's or
+    /// global's `PropertyMetadata`.
     static func nestedRules(
         of parameter: TrackingSpec.Parameter, path: String, objects: [String: TrackingSpec.ObjectType]
     ) -> (pii: [String], constraints: [(path: String, constraint: ParameterConstraint)]) {
@@ -55,7 +57,7 @@ extension SpecTranslator {
         var pii: [String] = []
         var constraints: [(path: String, constraint: ParameterConstraint)] = []
         for property in object.properties {
-            let inner = path + AnalyticsKeyPath.separator + property.name
+            let inner = path.isEmpty ? property.name : path + AnalyticsKeyPath.separator + property.name
             if property.isPII { pii.append(inner) }
             if !property.constraints.isEmpty { constraints.append((inner, property.constraints)) }
             let nested = nestedRules(of: property, path: inner, objects: objects)

@@ -48,9 +48,9 @@ package struct SpecTranslator: Sendable {
             screenMetadata: screenMetadata,
             hasScreenMetadata: !screenMetadata.isEmpty,
             propertySets: [
-                propertySetModel(spec.traits, typeName: "UserTrait", types: spec.types),
-                propertySetModel(spec.groupTraits, typeName: "GroupTrait", types: spec.types),
-                propertySetModel(spec.globals, typeName: "AnalyticsGlobal", types: spec.types),
+                propertySetModel(spec.traits, typeName: "UserTrait", types: spec.types, objects: objects),
+                propertySetModel(spec.groupTraits, typeName: "GroupTrait", types: spec.types, objects: objects),
+                propertySetModel(spec.globals, typeName: "AnalyticsGlobal", types: spec.types, objects: objects),
             ].compactMap { $0 },
             hasGlobals: !spec.globals.isEmpty,
             globalKeys: spec.globals.map { global in
@@ -135,7 +135,8 @@ package struct SpecTranslator: Sendable {
 
     /// The extension of `UserTrait`, `GroupTrait` or `AnalyticsGlobal`; `nil` without properties.
     private func propertySetModel(
-        _ properties: [TrackingSpec.Parameter], typeName: String, types: [TrackingSpec.EnumType]
+        _ properties: [TrackingSpec.Parameter], typeName: String, types: [TrackingSpec.EnumType],
+        objects: [String: TrackingSpec.ObjectType]
     ) -> RenderModel.PropertySetModel? {
         guard !properties.isEmpty else { return nil }
         let isGlobal = typeName == "AnalyticsGlobal"
@@ -145,6 +146,11 @@ package struct SpecTranslator: Sendable {
             properties: properties.enumerated().map { index, property in
                 var metadata = "PropertyMetadata(isPII: \(property.isPII)"
                 if !property.constraints.isEmpty { metadata += ", constraint: \(constraintInitializer(property.constraints))" }
+                // Inside an object, by key path inside the value: the runtime prefixes the name.
+                let nested = Self.nestedRules(of: property, path: "", objects: objects).constraints.map { path, constraint in
+                    "\(SwiftLiteral.string(path)): \(constraintInitializer(constraint))"
+                }
+                if !nested.isEmpty { metadata += ", nestedConstraints: [\(nested.joined(separator: ", "))]" }
                 metadata += ")"
                 let persisted = isGlobal ? ", isPersisted: \(property.isPersisted)" : ""
                 return RenderModel.PropertyModel(

@@ -73,3 +73,72 @@ extension SpecValidationPass {
         return false
     }
 }
+
+extension SpecValidationPass {
+    /// Where a provider takes no objects, the runtime sends an object's fields as
+    /// parameters named by ``ProviderProfile/ObjectRules/flattenedName(of:)``
+    /// (`shipping_method`). A flattened name that is another parameter's, or another
+    /// field's, would lose one of the two values; it is an error at the object, naming
+    /// the other and the rule the runtime applies: the event's own parameter is sent,
+    /// then the field of the parameter first by mapped name.
+    /// - Parameters:
+    ///   - own: The event's parameters.
+    ///   - carried: The globals it carries (those its parameters do not replace).
+    ///   - owner: `event 'x'` or `screen 'x'`.
+    ///   - reported: What was reported already, so a global is reported once, not per event.
+    mutating func checkFlattenedNames(
+        _ own: [TrackingSpec.Parameter], carried: [TrackingSpec.Parameter], of owner: String, profile: ProviderProfile,
+        reported: inout Set<String>
+    ) {
+        guard !profile.objectRules.acceptsObjects else { return }
+        let provider = profile.name
+        let parameters = own + carried
+        let globalNames = Set(carried.map(\.name))
+        var taken: [String: (parameter: TrackingSpec.Parameter, property: String?)] = [:]
+        for parameter in parameters { taken[profile.mapped(parameter.name)] = (parameter, nil) }
+        let objectParameters = parameters.filter { parameter in
+            if case .object = parameter.type.base { return !parameter.type.isArray }
+            return false
+        }
+        for parameter in objectParameters.sorted(by: { profile.mapped($0.name) < profile.mapped($1.name) }) {
+            for field in flattenedFields(of: parameter, names: [profile.mapped(parameter.name)], path: nil, profile: profile) {
+                guard let other = taken[field.name] else {
+                    taken[field.name] = (parameter, field.path)
+                    continue
+                }
+                let key = "\(parameter.location) \(field.name)"
+                guard !reported.contains(key) else { continue }
+                reported.insert(key)
+                let subject = globalNames.contains(parameter.name) ? "global property \(shown(parameter.name, profile))" : "parameter \(shown(parameter.name, profile)) of \(owner)"
+                let otherWord = globalNames.contains(other.parameter.name) ? "global property" : "parameter"
+                let at = "\(other.parameter.location.line):\(other.parameter.location.column)"
+                if let otherPath = other.property {
+                    context.error("\(provider): \(subject) flattens to '\(field.name)' (its property '\(field.path)'), as property '\(otherPath)' of \(otherWord) '\(other.parameter.name)' at \(at) does; at run time \(provider) gets the property of '\(other.parameter.name)' and this one is dropped; rename one of them", at: parameter.location)
+                } else {
+                    context.error("\(provider): \(subject) flattens to '\(field.name)' (its property '\(field.path)'), the name of \(otherWord) \(shown(other.parameter.name, profile)) at \(at); at run time \(provider) gets that \(otherWord) and the property is dropped; rename one of them", at: parameter.location)
+                }
+            }
+        }
+    }
+
+    /// The names an object parameter's fields are sent as where objects are
+    /// flattened, each with its property path in the spec (`geo/lat`).
+    private func flattenedFields(
+        of parameter: TrackingSpec.Parameter, names: [String], path: String?, profile: ProviderProfile
+    ) -> [(name: String, path: String)] {
+        guard case .object(let typeName) = parameter.type.base, let object = objects[typeName] else { return [] }
+        var fields: [(name: String, path: String)] = []
+        for property in object.properties {
+            let propertyNames = names + [profile.mapped(property.name)]
+            let propertyPath = path.map { $0 + "/" + property.name } ?? property.name
+            if case .object = property.type.base {
+                if !property.type.isArray {
+                    fields += flattenedFields(of: property, names: propertyNames, path: propertyPath, profile: profile)
+                }
+            } else {
+                fields.append((ProviderProfile.ObjectRules.flattenedName(of: propertyNames), propertyPath))
+            }
+        }
+        return fields
+    }
+}

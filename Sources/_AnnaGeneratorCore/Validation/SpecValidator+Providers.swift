@@ -10,6 +10,7 @@ extension SpecValidationPass {
     ) {
         let provider = profile.name
         let word = kind.word
+        var reportedFlattening = Set<String>()
         for event in events {
             checkName(event.name, kind: .event, label: word, at: event.location, profile: profile)
             let carried = globals.isEmpty ? [] : globals.filter { global in !event.parameters.contains { $0.name == global.name } }
@@ -32,6 +33,7 @@ extension SpecValidationPass {
                     context.error("\(provider): parameter \(shown(parameter.name, profile)) of \(word) '\(event.name)' is an array (\(parameter.type)), but \(provider) takes only string and number values; declare one value (e.g. the item or a count) or a string with maxLength", at: parameter.location)
                 }
             }
+            checkFlattenedNames(event.parameters, carried: carried, of: "\(word) '\(event.name)'", profile: profile, reported: &reportedFlattening)
             for parameter in event.parameters + carried {
                 let size = estimatedSize(of: parameter)
                 estimatedBytes += size ?? 0

@@ -214,11 +214,12 @@ package struct SpecDiff {
         compareCases(of: oldName, newName, path: path, subject: subject, at: new.location)
     }
 
-    /// The types declared under `types:`: every type but the inline enums.
+    /// The types declared under `types:`: every type but the inline enums, those of
+    /// object types' properties included (compared at the property, like a parameter's).
     private func declaredTypeNames(_ spec: TrackingSpec) -> Set<String> {
         var inline = Set<String>()
         for parameter in spec.events.flatMap(\.parameters) + spec.screens.flatMap(\.parameters) + spec.traits
-            + spec.groupTraits + spec.globals
+            + spec.groupTraits + spec.globals + spec.objects.flatMap(\.properties)
         {
             if case .named(let name) = parameter.type.base, parameter.constraints.allowedValues != nil { inline.insert(name) }
         }

@@ -13,7 +13,11 @@ import _AnnaGeneratorCore
 ///   `events: [{name, description, version, rules}]`, `identify`, `group` and `global`,
 ///   each rule a JSON Schema of the whole message.
 ///
-/// Either may sit under `data`, `trackingPlan` or `tracking_plan`, as API responses do.
+/// - Typewriter's local tracking plans (its `examples/local-tracking-plans/`): the
+///   Config API's rules object itself at the top level, `{events: [{name, rules}],
+///   identify_traits, group_traits}`, the traits `null`, `[]` or a JSON Schema.
+///
+/// Either API's form may sit under `data`, `trackingPlan` or `tracking_plan`, as API responses do.
 struct TrackingPlanReader {
     /// One rule: an event, a screen, the identify traits or the group traits.
     struct Rule {
@@ -49,9 +53,10 @@ struct TrackingPlanReader {
         switch node["rules"]?.content {
         case .array(let items): readPublicAPI(items)
         case .object: readConfigAPI(node["rules"]!)
+        case nil where node["events"]?.elements != nil: readConfigAPI(node)
         default:
             throw SpecError(diagnostics: [.error(
-                "no tracking plan rules found: expected 'rules' as the Segment Public API returns them (an array of {key, type, jsonSchema}) or as the Config API returns them ({events: [...], identify, group}); export the plan with one of them",
+                "no tracking plan rules found: expected 'rules' as the Segment Public API returns them (an array of {key, type, jsonSchema}) or as the Config API returns them ({events: [...], identify, group}), or a Typewriter local tracking plan ({events: [{name, rules}], identify_traits, group_traits}); export the plan with one of them",
                 at: (node["rules"] ?? node).location)])
         }
         keepLatestVersions()
@@ -106,18 +111,23 @@ struct TrackingPlanReader {
                 kind: .track, name: name, nameLocation: item["name"]?.location ?? item.location, description: description,
                 schema: Self.payload(of: schema, kind: .track), version: item["version"]?.number ?? 1))
         }
-        for (key, kind) in [("identify", Rule.Kind.identify), ("group", .group)] {
-            guard let schema = node[key], schema.members?.isEmpty == false else { continue }
+        for (key, traitsKey, kind) in [("identify", "identify_traits", Rule.Kind.identify), ("group", "group_traits", .group)] {
+            // A local plan's traits are a schema under `identify_traits`; `null` or `[]` declare none.
+            let traits = node[traitsKey].flatMap { $0.members?.isEmpty == false ? $0 : nil }
+            guard let schema = node[key].flatMap({ $0.members?.isEmpty == false ? $0 : nil }) ?? traits else {
+                if let list = node[traitsKey], list.elements?.isEmpty == false {
+                    diagnostics.append(.warning("'\(traitsKey)' is a list, whose shape is not documented, so it is not imported; write the traits as a JSON Schema there or in '\(key)'", at: list.location))
+                }
+                continue
+            }
+            if let traits, traits.location != schema.location {
+                diagnostics.append(.warning("'\(traitsKey)' is not imported: '\(key)' declares the traits; keep them in one of the two", at: traits.location))
+            }
             rules.append(Rule(
                 kind: kind, name: key, nameLocation: schema.location, description: nil,
                 schema: Self.payload(of: schema, kind: kind), version: 1))
         }
         warnAboutCommonRule(node["global"], at: node["global"]?.location ?? node.location)
-        for key in ["identify_traits", "group_traits"] {
-            if let list = node[key], list.elements?.isEmpty == false || list.members?.isEmpty == false {
-                diagnostics.append(.warning("'\(key)' is not imported: its shape is not documented; declare these traits in 'identify' or 'group'", at: list.location))
-            }
-        }
     }
 
     /// A rule for every message (`COMMON`, or the Config API's `global`) mostly checks

@@ -120,10 +120,28 @@ import Testing
         #expect(result.diagnostics.isEmpty)
     }
 
+    /// Typewriter's local tracking plans (its `examples/local-tracking-plans/`) are the
+    /// Config API's rules object itself; the traits may be `null`, `[]` or a schema.
+    @Test func typewriterLocalPlanHasATypedProductType() throws {
+        let result = try ImportFixtures.importPlan("typewriter-local-plan.json")
+        #expect(result.diagnostics.isEmpty, "\(ImportFixtures.lines(result))")
+        #expect(result.spec.contains("      products:\n        type: \"[OrderCompletedProduct]\"\n"))
+        #expect(result.spec.contains("  OrderCompletedProduct:\n    properties:\n      product_id:\n        type: string\n        maxLength: 64\n"))
+        #expect(result.spec.contains("  Feed Viewed:\n    parameters:\n      profile_id:\n"))
+
+        let withTraits = try ImportFixtures.importText("""
+            {"events": [], "group_traits": [],
+             "identify_traits": {"type": "object", "properties": {"traits": {"type": "object",
+                 "properties": {"email": {"type": "string", "maxLength": 254}}}}}}
+            """)
+        #expect(withTraits.spec.contains("traits:\n  email:\n    type: string\n    maxLength: 254\n"), "\(withTraits.spec)")
+        #expect(withTraits.diagnostics.isEmpty)
+    }
+
     @Test func notATrackingPlanIsAnError() throws {
         for (json, expected) in [
             ("[1, 2]", "1:1: error: a Segment tracking plan is a JSON object, not an array"),
-            ("{\"events\": []}", "1:1: error: no tracking plan rules found"),
+            ("{\"events\": 3}", "1:1: error: no tracking plan rules found"),
             ("{\"data\": {\"rules\": 3}}", "1:20: error: no tracking plan rules found"),
         ] {
             do throws(SpecError) {

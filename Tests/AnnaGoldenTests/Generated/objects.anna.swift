@@ -215,11 +215,15 @@ extension UserTrait {
     public static func home(_ value: PostalAddress) -> UserTrait {
         UserTrait(name: "home", value: value.analyticsValue, metadata: PropertyMetadata(isPII: true))
     }
+
+    public static func favoriteProduct(_ value: CartLine) -> UserTrait {
+        UserTrait(name: "favorite product", value: value.analyticsValue, metadata: PropertyMetadata(isPII: true, nestedConstraints: ["product id": ParameterConstraint(maxLength: 64), "price": ParameterConstraint(min: 0), "quantity": ParameterConstraint(min: 1), "category": ParameterConstraint(allowedValues: ["books", "music", "in store"]), "brand/name": ParameterConstraint(maxLength: 40)]))
+    }
 }
 
 extension AnalyticsGlobal {
     public static func lastProduct(_ value: CartLine) -> AnalyticsGlobal {
-        AnalyticsGlobal(name: "last product", value: value.analyticsValue, metadata: PropertyMetadata(isPII: true), isPersisted: false)
+        AnalyticsGlobal(name: "last product", value: value.analyticsValue, metadata: PropertyMetadata(isPII: true, nestedConstraints: ["product id": ParameterConstraint(maxLength: 64), "price": ParameterConstraint(min: 0), "quantity": ParameterConstraint(min: 1), "category": ParameterConstraint(allowedValues: ["books", "music", "in store"]), "brand/name": ParameterConstraint(maxLength: 40)]), isPersisted: false)
     }
 }
 
