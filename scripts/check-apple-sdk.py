@@ -30,12 +30,13 @@ Usage: check-apple-sdk.py [--package DIR] [--sdk PATH] [--app-extension] [--keep
   --package: the package root (default: the git top level of the current folder)
   --sdk: default $ANNA_IOS_SDK, else ~/.cache/anna-apple/iPhoneOS18.6.sdk
   --app-extension: compile with -application-extension (API unavailable to extensions fails)
+  $ANNA_SWIFT_BUILD_FLAGS: flags for the `swift build --product anna` that generates Swift
 Prints each diagnostic as path:line:col: error|warning: message (paths relative to the
 package), then a last line `apple sdk check: ...`. Exit 0 only with no error and no warning
 (the package's own modules; warnings count, as SWIFT_TREAT_WARNINGS_AS_ERRORS would).
 Exit 2: no usable SDK, or the package could not be read.
 """
-import argparse, json, os, re, shutil, subprocess, sys
+import argparse, functools, json, os, re, shutil, subprocess, sys
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--package")
@@ -304,18 +305,22 @@ def document_blocks():
                 yield doc, fence + 1, marker, "\n".join(body) + "\n"
             index += 1
 
+@functools.cache
 def anna_tool():
-    tool = os.path.join(pkg, ".build", "debug", "anna")
-    if not os.path.exists(tool):
-        r = subprocess.run(["swift", "build", "--product", "anna"], cwd=pkg, capture_output=True, text=True)
-        if r.returncode != 0:
-            print(r.stdout[-2000:] + r.stderr[-2000:])
-            print("apple sdk check: cannot build the anna tool to generate Swift from specs")
-            sys.exit(2)
-    return tool
+    """The package's own `anna`, built (or found up to date) once: the Swift it
+    generates is what this checkout's generator writes. $ANNA_SWIFT_BUILD_FLAGS (for
+    instance `--enable-all-traits`) match the build already made, so nothing rebuilds."""
+    flags = os.environ.get("ANNA_SWIFT_BUILD_FLAGS", "").split()
+    r = subprocess.run(["swift", "build", *flags, "--product", "anna"], cwd=pkg, capture_output=True, text=True)
+    if r.returncode != 0:
+        print(r.stdout[-2000:] + r.stderr[-2000:])
+        print("apple sdk check: cannot build the anna tool to generate Swift from specs")
+        sys.exit(2)
+    return os.path.join(pkg, ".build", "debug", "anna")
 
+@functools.cache
 def generated(spec):
-    """The Swift that `anna generate` writes for `spec`, as the build plugin would."""
+    """The Swift that `anna generate` writes for `spec`, as the build plugin would; once per spec."""
     out = os.path.join(work, "generated", os.path.basename(spec).replace(".yml", ".swift"))
     os.makedirs(os.path.dirname(out), exist_ok=True)
     r = subprocess.run([anna_tool(), "generate", spec, "--output-file", out], cwd=pkg, capture_output=True, text=True)
