@@ -77,6 +77,7 @@ extension DurableQueue.Writer {
     /// Runs one disk operation of the queue's (on its writer queue), then gives the lock
     /// up if the policy says so.
     func operation<Result>(_ body: (DurableQueue.Writer) -> Result) -> Result {
+        assertOnQueue()
         defer { finishOperation() }
         return body(self)
     }

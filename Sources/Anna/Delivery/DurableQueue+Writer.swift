@@ -5,7 +5,10 @@ extension DurableQueue {
     ///
     /// Every method runs on the queue's serial writer queue (`ioQueue`), which is
     /// what makes `@unchecked Sendable` sound: all its `var`s have one thread at a
-    /// time. It shares only `state` (behind its lock) with `append` callers.
+    /// time. It shares only `state` (behind its lock) with `append` callers. Debug
+    /// builds check the queue once per operation (``operation(_:)``, `reacquire()`,
+    /// `close()`), as swift-nio's `preconditionInEventLoop` does.
+    // @unchecked: its `var`s are touched only on `queue`, checked in debug builds.
     final class Writer: @unchecked Sendable {
         struct Segment {
             let id: UInt64
@@ -54,6 +57,8 @@ extension DurableQueue {
         /// acknowledged in the current one.
         private(set) var generation: UInt64 = 0
         private let errorHandler: (@Sendable (DurableStorageError) -> Void)?
+        /// The serial queue that owns the writer's state.
+        let queue: DispatchQueue
         var storage = Storage.needsRecovery
         var segments: [Segment] = []
         var active: UInt64?
@@ -76,8 +81,9 @@ extension DurableQueue {
         init(
             store: any SegmentStore, configuration: Configuration, clock: QueueClock, location: String,
             state: LockedState<BufferState>, reclaim: (@Sendable () throws -> any SegmentStore)? = nil,
-            errorHandler: (@Sendable (DurableStorageError) -> Void)?
+            errorHandler: (@Sendable (DurableStorageError) -> Void)?, queue: DispatchQueue
         ) {
+            self.queue = queue
             self.store = store
             self.reclaim = reclaim
             lock = QueueLockStateMachine(policy: configuration.lockPolicy)
@@ -86,6 +92,14 @@ extension DurableQueue {
             self.location = location
             self.state = state
             self.errorHandler = errorHandler
+        }
+
+        /// Checks, in debug builds, that the caller runs on `queue`.
+        @inline(__always)
+        func assertOnQueue() {
+            #if DEBUG
+            dispatchPrecondition(condition: .onQueue(queue))
+            #endif
         }
 
         func reportError(_ error: any Error) {
@@ -246,6 +260,7 @@ extension DurableQueue {
         /// the store meanwhile and the queue can `reclaim`, it moves to a store of its
         /// own: what it buffered is written there.
         func reacquire() throws {
+            assertOnQueue()
             guard lock.shouldResume() else { return }
             do {
                 try store.acquireLock()
@@ -272,6 +287,7 @@ extension DurableQueue {
 
         /// The queue is being deallocated: write, save, unlock.
         func close() {
+            assertOnQueue()
             release()
             lock.close()
         }

@@ -101,7 +101,7 @@ import Foundation
         self.state = state
         self.writer = Writer(
             store: store, configuration: configuration, clock: clock, location: location, state: state,
-            reclaim: reclaim, errorHandler: errorHandler)
+            reclaim: reclaim, errorHandler: errorHandler, queue: ioQueue)
         ioQueue.setSpecific(key: onWriterQueue, value: ())
         ioQueue.async { [writer] in writer.operation { _ = $0.ensureReady() } }
     }

@@ -18,6 +18,7 @@ import Logging
 /// thread of its own, in report order, so a slow, throwing or hanging provider
 /// delays no other.
 public final class AnalyticsService: Sendable {
+    /// What `report` touches: the pipeline's intake (it owns the loop that empties it).
     private let intake: LockedState<Intake>
     private let pipeline: Pipeline
     let lanes: [ProviderLane]
@@ -45,16 +46,19 @@ public final class AnalyticsService: Sendable {
         self.configuration = configuration
         self.counters = counters
         self.lanes = lanes
-        self.intake = LockedState(Intake(grantedConsent: configuration.grantedConsent))
         self.lifecycleState = LockedState(LifecycleState(
             machine: LifecycleStateMachine(tracksLifecycleEvents: configuration.tracksLifecycleEvents)))
         let persister = IdentityPersister(
             store: configuration.resolvedIdentityStore, errorHandler: configuration.errorHandler)
         self.persister = persister
-        self.pipeline = Pipeline(configuration: configuration, lanes: lanes, counters: counters, persister: persister)
-        room.onSignal { [weak self] in self?.lanesFreedRoom() }
+        let pipeline = Pipeline(
+            configuration: configuration, lanes: lanes, counters: counters, persister: persister,
+            intake: LockedState(Intake(grantedConsent: configuration.grantedConsent)), room: room)
+        self.pipeline = pipeline
+        self.intake = pipeline.intake
+        room.onSignal { [weak pipeline] in pipeline?.lanesFreedRoom() }
         // The first work of the pipeline's queue: nothing is processed before the state is read.
-        pipeline.queue.async { [self] in start() }
+        pipeline.queue.async { pipeline.launch() }
         if let lifecycle = configuration.lifecycle {
             let observation = lifecycle.observe { [weak self] event in self?.handle(event) }
             lifecycleState.withLock { $0.observation = observation }
@@ -63,35 +67,6 @@ public final class AnalyticsService: Sendable {
 
     deinit {
         lifecycleState.withLock { $0.observation?.cancel() }
-    }
-
-    /// Reads the stored identity and applies it under what the app did meanwhile:
-    /// consent changes replay over the stored choice, an opt-out or opt-in made before
-    /// wins over the stored one, and a stored opt-out withholds what was reported.
-    private func start() {
-        let launch = pipeline.start(now: Date())
-        let stored = launch.identity
-        let schedule = intake.withLock { intake -> Bool in
-            var granted = launch.grantedConsent
-            for change in intake.earlyConsent { change.apply(to: &granted) }
-            intake.grantedConsent = granted
-            intake.earlyConsent = []
-            intake.isStarted = true
-            if intake.collectingChoice == nil && stored.isOptedOut {
-                intake.isCollecting = false
-                intake.withholdPending()
-            }
-            // Inserted first even when `shutdown()` was called meanwhile: the launch came before it.
-            guard intake.isCollecting && !launch.events.isEmpty else { return false }
-            let now = Date()
-            let items = launch.events.map { Pipeline.Item.event($0, now, size: $0.approximateByteCount) }
-            intake.prepend(items)
-            intake.reported += items.count
-            intake.heldEvents += items.count
-            intake.heldBytes += launch.events.reduce(0) { $0 + $1.approximateByteCount }
-            return intake.schedule()
-        }
-        if schedule { startPipeline() }
     }
 
     // MARK: Reporting
@@ -153,7 +128,7 @@ public final class AnalyticsService: Sendable {
             intake.append(.event(event, now, size: size))
             return (true, intake.schedule())
         }
-        if schedule { startPipeline() }
+        if schedule { pipeline.schedule() }
         return taken
     }
 
@@ -193,7 +168,7 @@ public final class AnalyticsService: Sendable {
             intake.append(.call(call, now, size: size))
             return intake.schedule()
         }
-        if schedule { startPipeline() }
+        if schedule { pipeline.schedule() }
     }
 
     /// The estimated bytes of a call's message.
@@ -281,7 +256,7 @@ public final class AnalyticsService: Sendable {
             intake.append(.consent(change))
             return intake.schedule()
         }
-        if schedule { startPipeline() }
+        if schedule { pipeline.schedule() }
     }
 
     /// Whether the user opted out of collection; kept across launches.
@@ -349,100 +324,11 @@ public final class AnalyticsService: Sendable {
 
     // MARK: Internals
 
-    /// Whether the lanes hold the pipeline back: every one of them is full of work
-    /// and progressing (``LanePacing``).
-    private func lanesArePacing() -> Bool {
-        guard !lanes.isEmpty else { return false }
-        let now = DispatchTime.now().uptimeNanoseconds
-        let patience = configuration.lanePatience
-        return lanes.allSatisfy { $0.isPacing(now: now, patience: patience) }
-    }
-
-    /// Called on the pipeline's queue after it left items in the intake for a lane:
-    /// `true` when the lanes freed room meanwhile, so it goes on at once. Otherwise a
-    /// lane's signal (``lanesFreedRoom()``) wakes it, or, when no lane progresses,
-    /// the patience timer, after which the stalled lane no longer paces.
-    private func waitForLanes() -> Bool {
-        if !lanesArePacing() {
-            intake.withLock { $0.waitsForLanes = false }
-            return true
-        }
-        guard !pipeline.isPacingTimerArmed else { return false }
-        pipeline.isPacingTimerArmed = true
-        let patience = DispatchTimeInterval.nanoseconds(Int(clamping: configuration.lanePatience))
-        pipeline.queue.asyncAfter(deadline: .now() + patience) { [weak self] in
-            guard let self else { return }
-            pipeline.isPacingTimerArmed = false
-            intake.withLock { $0.waitsForLanes = false }
-            drain(lingered: false)
-        }
-        return false
-    }
-
-    /// A lane or the intake freed room: wakes the pipeline if it waits for a lane.
-    private func lanesFreedRoom() {
-        let wake = intake.withLock { intake -> Bool in
-            guard intake.waitsForLanes else { return false }
-            intake.waitsForLanes = false
-            return true
-        }
-        if wake { pipeline.queue.async { [self] in drain(lingered: false) } }
-    }
-
     func enqueueControl(_ item: Pipeline.Item) {
         let schedule = intake.withLock { intake -> Bool in
             intake.append(item)
             return intake.schedule()
         }
-        if schedule { startPipeline() }
-    }
-
-    private func startPipeline() {
-        pipeline.queue.async { [self] in drain(lingered: false) }
-    }
-
-    /// Processes what was reported, a chunk at a time, until the intake is empty,
-    /// then lingers for ``Pipeline/linger`` before it goes idle: while events keep
-    /// coming, `report` finds the pipeline scheduled and never pays for waking a
-    /// thread. While a lane is full of work (``LanePacing``) it leaves the rest in the
-    /// intake, where an event costs least, and goes on when a lane frees room.
-    private func drain(lingered: Bool) {
-        var lingered = lingered
-        while true {
-            let pacing = lanesArePacing()
-            let (items, epoch, overflow, waits) = intake.withLock { intake -> ([Pipeline.Item], Int, Int, Bool) in
-                let overflow = intake.unreportedOverflow
-                intake.unreportedOverflow = 0
-                guard !intake.isEmpty else {
-                    if lingered { intake.isScheduled = false }
-                    return ([], intake.epoch, overflow, false)
-                }
-                if pacing {
-                    intake.waitsForLanes = true
-                    return ([], intake.epoch, overflow, true)
-                }
-                return (intake.takeChunk(), intake.epoch, overflow, false)
-            }
-            if overflow > 0 { configuration.errorHandler?(.intakeOverflow(events: overflow)) }
-            if items.isEmpty {
-                if waits {
-                    if waitForLanes() { continue }
-                } else if !lingered {
-                    pipeline.queue.asyncAfter(deadline: .now() + Pipeline.linger) { [self] in drain(lingered: true) }
-                }
-                return
-            }
-            lingered = false
-            var used = items
-            // The events are in the lanes now, which count them: the intake has room again.
-            let (events, bytes) = pipeline.process(&used, epoch: epoch)
-            used.removeAll(keepingCapacity: true)
-            intake.withLock { intake in
-                intake.heldEvents -= events
-                intake.heldBytes -= bytes
-                intake.recycle(&used)
-            }
-            room.signal()
-        }
+        if schedule { pipeline.schedule() }
     }
 }

@@ -3,7 +3,10 @@ import Foundation
 import Logging
 
 /// The service's serial pipeline: consent, constraints, stages, enrichment, and
-/// the hand-off to the provider lanes. All of its state lives on `queue`.
+/// the hand-off to the provider lanes, and the loop that takes what `report` puts in
+/// its intake (``Pipeline/drain(lingered:)``). All of its other state lives on `queue`.
+// @unchecked: the `var`s below are touched only on `queue` (checked once per pass in
+// debug builds, `assertOnQueue()`); `intake` is behind its lock.
 final class Pipeline: @unchecked Sendable {
     enum Item: Sendable {
         /// An event, when it was reported, and its estimated bytes.
@@ -23,8 +26,12 @@ final class Pipeline: @unchecked Sendable {
     let queue = DispatchQueue(label: "anna.pipeline", qos: .utility)
     /// How long the pipeline stays awake after the intake runs dry.
     static let linger: DispatchTimeInterval = .milliseconds(2)
-    private let lanes: [ProviderLane]
+    let lanes: [ProviderLane]
     private let counters: LockedState<AnalyticsMetrics>
+    /// What `report` appends to, under its lock; emptied by the loop on `queue`.
+    let intake: LockedState<Intake>
+    /// Signalled when a lane or the intake frees room.
+    let room: RoomSignal
     let configuration: AnalyticsService.Configuration
     private let beforeStages: [any AnalyticsStage]
     private let enrichmentStages: [any AnalyticsStage]
@@ -51,13 +58,15 @@ final class Pipeline: @unchecked Sendable {
     @exclusivity(unchecked) private var checker = ConstraintChecker()
     /// Estimated bytes of the envelopes `process` has gathered and not yet handed off.
     @exclusivity(unchecked) private var outgoingBytes = 0
-    /// Whether the service's drain set a timer to look at the lanes again (``LanePacing``).
+    /// Whether the loop set a timer to look at the lanes again (``LanePacing``).
     @exclusivity(unchecked) var isPacingTimerArmed = false
 
     init(
         configuration: AnalyticsService.Configuration, lanes: [ProviderLane], counters: LockedState<AnalyticsMetrics>,
-        persister: IdentityPersister
+        persister: IdentityPersister, intake: LockedState<Intake>, room: RoomSignal
     ) {
+        self.intake = intake
+        self.room = room
         self.configuration = configuration
         self.persister = persister
         self.anonymousID = configuration.anonymousID ?? ""
@@ -74,6 +83,7 @@ final class Pipeline: @unchecked Sendable {
     /// for reuse, holding ``Item/moved``).
     /// - Returns: How many events it took, and their estimated bytes.
     func process(_ items: inout [Item], epoch: Int) -> (events: Int, bytes: Int) {
+        assertOnQueue()
         var dropped: [DropReason: Int] = [:]
         var violations = 0
         var forwarded = 0
@@ -246,6 +256,15 @@ final class Pipeline: @unchecked Sendable {
         for violation in violations {
             configuration.logger.warning("analytics event breaks its spec: \(violation)")
         }
+    }
+
+    /// Checks, in debug builds, that the caller runs on `queue`, which owns the
+    /// pipeline's state: once per pass or call, not per event, so the speed stays.
+    @inline(__always)
+    func assertOnQueue() {
+        #if DEBUG
+        dispatchPrecondition(condition: .onQueue(queue))
+        #endif
     }
 
     private func handOff(_ outgoing: inout [AnalyticsEnvelope], epoch: Int) {

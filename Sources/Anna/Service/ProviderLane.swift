@@ -8,6 +8,8 @@ import Foundation
 /// `state` is behind its lock (the pipeline enqueues, the lane's task takes);
 /// `naming` belongs to the lane's task, which runs one batch at a time.
 /// What the lane holds, queued or being delivered, is bounded by `limit`.
+// @unchecked: `state` is behind its lock; `naming` is touched only by the lane's one
+// running task (checked in debug builds, `prepare`); every other stored property is a `let`.
 final class ProviderLane: @unchecked Sendable {
     enum Item {
         /// Events and their estimated bytes.
@@ -292,6 +294,8 @@ final class ProviderLane: @unchecked Sendable {
             if batches.count == 1 { return batches[0] }
             return Array(batches.joined())
         }
+        // `naming` belongs to the lane's one running task (`markRunning` lets one start).
+        assert(state.withLock { $0.isRunning }, "a lane's naming state touched outside its task")
         // Moved out of the lane for the loop, so each event does not go through the class's access checks.
         var naming = LaneNaming(mapper: nil, profile: nil)
         swap(&naming, &self.naming)
@@ -335,7 +339,7 @@ final class ProviderLane: @unchecked Sendable {
 /// Runs a lane's task on the lane's dispatch queue instead of the shared
 /// cooperative pool, so a provider that blocks blocks only its own thread.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-final class LaneExecutor: TaskExecutor, @unchecked Sendable {
+final class LaneExecutor: TaskExecutor, Sendable {
     private let queue: DispatchQueue
 
     init(queue: DispatchQueue) {

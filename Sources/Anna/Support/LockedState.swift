@@ -10,6 +10,7 @@ import Musl
 ///
 /// `Synchronization.Mutex` needs iOS 18; this works from iOS 16 on Apple platforms
 /// (`os_unfair_lock`) and with `pthread_mutex_t` elsewhere.
+// @unchecked: `state` is read and written only while `lock` is held.
 package final class LockedState<State>: @unchecked Sendable {
     #if canImport(os)
     private let lock: UnsafeMutablePointer<os_unfair_lock>

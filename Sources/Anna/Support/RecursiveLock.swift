@@ -11,6 +11,7 @@ import Musl
 ///
 /// Debug builds record the thread that holds it, so that code documented "under the
 /// lock" checks that it is (``assertHeld()``); release builds record nothing.
+// @unchecked: the mutex is the synchronization; the debug holder is written only under it.
 final class RecursiveLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     #if DEBUG
