@@ -26,7 +26,12 @@ package struct SwiftRenderer: Sendable {
     /// - Parameter model: What to render.
     /// - Returns: Swift source, ending in exactly one newline.
     package func render(_ model: RenderModel) -> String {
-        var output = engine.renderFile(model)
+        Self.endingInOneNewline(engine.renderFile(model))
+    }
+
+    /// `text` with its trailing blank lines removed and one newline at its end.
+    static func endingInOneNewline(_ text: String) -> String {
+        var output = text
         while output.hasSuffix("\n\n") { output.removeLast() }
         if !output.hasSuffix("\n") { output += "\n" }
         return output
@@ -47,12 +52,7 @@ package struct SwiftRenderer: Sendable {
     /// write straight into the buffer the catalog follows in, so the file is never put
     /// together from strings of its parts.
     func renderText(withCatalogOf model: RenderModel, into out: inout SourceText) {
-        if engine is CompiledTemplateEngine {
-            CompiledTemplates.file(model, into: &out)
-            out.endWithOneNewline()
-        } else {
-            out += render(model)
-        }
+        engine.writeFile(model, into: &out)
         CatalogRenderer.render(model.catalog, into: &out)
     }
 }

@@ -14,7 +14,7 @@
 /// in place or writes it) and starts again at the front. The tools write a file of
 /// megabytes so in a buffer of 64 KiB, instead of touching a fresh page of memory
 /// for every 4 KB of it.
-struct SourceText: ~Copyable {
+package struct SourceText: ~Copyable {
     /// The bytes; `count` of them are written.
     private var base: UnsafeMutablePointer<UInt8>
     /// How many bytes fit before the buffer grows.
