@@ -14,6 +14,13 @@ package enum SwiftLiteral {
             }
         }
         if let plain = plain ?? nil { return plain }
+        return doubleQuoted(text) { hex in "\\u{\(hex)}" }
+    }
+
+    /// `"…"` with `\\`, `\"`, `\n`, `\r` and `\t` escaped, and every scalar that
+    /// ``needsEscape(_:)`` names written by `unicode` from its uppercase hex digits: the
+    /// quoting Swift literals and the YAML `anna import` writes share.
+    package static func doubleQuoted(_ text: String, unicode: (String) -> String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -24,7 +31,7 @@ package enum SwiftLiteral {
             case "\t": result += "\\t"
             default:
                 if needsEscape(scalar) {
-                    result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                    result += unicode(String(scalar.value, radix: 16, uppercase: true))
                 } else {
                     result.unicodeScalars.append(scalar)
                 }

@@ -24,26 +24,10 @@ enum YAMLScalarQuoting {
     /// `"…"` with `\\`, `\"`, `\n`, `\t` and `\uXXXX` for every control, format and
     /// separator character, so nothing invisible or line-breaking reaches the file.
     static func doubleQuoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\"": result += "\\\""
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            default:
-                if needsEscape(scalar) {
-                    let hex = String(scalar.value, radix: 16, uppercase: true)
-                    result += scalar.value > 0xFFFF
-                        ? "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
-                        : "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
+        SwiftLiteral.doubleQuoted(text) { hex in
+            hex.count > 4 ? "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
+                : "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
         }
-        return result + "\""
     }
 
     /// The characters generated Swift escapes: controls, bidirectional and other
