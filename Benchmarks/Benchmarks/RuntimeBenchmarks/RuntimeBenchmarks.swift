@@ -286,6 +286,8 @@ let benchmarks: @Sendable () -> Void = {
             await analytics.flush()
         }
     }
+
+    pacedReportBenchmarks()
 }
 
 /// The worst accepted pattern on 61 letters: matched (no `x`, so it runs the whole program at every position).
