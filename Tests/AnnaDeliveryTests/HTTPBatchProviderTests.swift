@@ -65,10 +65,10 @@ extension HTTPBatchProvider.Configuration {
 
     @Test func retryAfterTakesSecondsAndHTTPDates() {
         let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
-        #expect(BatchUploader.parseRetryAfter("120", now: now) == 120)
-        #expect(BatchUploader.parseRetryAfter("Sun, 06 Nov 1994 08:49:57 GMT", now: now) == 20)
-        #expect(BatchUploader.parseRetryAfter("Sun, 06 Nov 1994 08:40:00 GMT", now: now) == 0)
-        #expect(BatchUploader.parseRetryAfter("soon", now: now) == nil)
+        #expect(CollectorTransport.Answer.parseRetryAfter("120", now: now) == 120)
+        #expect(CollectorTransport.Answer.parseRetryAfter("Sun, 06 Nov 1994 08:49:57 GMT", now: now) == 20)
+        #expect(CollectorTransport.Answer.parseRetryAfter("Sun, 06 Nov 1994 08:40:00 GMT", now: now) == 0)
+        #expect(CollectorTransport.Answer.parseRetryAfter("soon", now: now) == nil)
     }
 
     @Test func timestampsAreISO8601WithMilliseconds() {

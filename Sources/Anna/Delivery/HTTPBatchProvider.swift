@@ -64,9 +64,8 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     let queue: DurableQueue
     private let encoder = LockedState(TrackingAPIEncoder())
     private let counters: LockedState<Metrics>
+    /// Whether it is released (``releaseLock()``) is the uploader's machine's to know.
     private let uploader: BatchUploader
-    /// Whether ``releaseLock()`` gave the storage up; behind its lock.
-    private let released = LockedState(false)
 
     /// Creates a provider and starts its writer and uploader. Touches no disk on
     /// the calling thread: recovery of earlier events runs on the queue's writer.
@@ -197,7 +196,7 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// out a backoff, and while the provider is suspended (``releaseLock()``): nothing
     /// can be written or sent then.
     public func flush() async throws {
-        guard !released.withLock({ $0 }) else { return }
+        guard !uploader.isSuspended else { return }
         await queue.waitUntilPersisted()
         await uploader.flush()
     }
@@ -217,8 +216,8 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// While suspended (``releaseLock()``) it sends nothing: it retakes the storage
     /// just long enough to persist what waited in memory, if it can.
     public func shutdown() async {
-        if released.withLock({ $0 }) {
-            // Held, the uploader's last round finds the released queue empty.
+        if uploader.isSuspended {
+            // Suspended, the uploader stops without a last round.
             await uploader.stop()
             if (try? queue.reacquireLock()) != nil { await queue.waitUntilPersisted() }
         } else {
@@ -270,12 +269,7 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// received meanwhile wait in memory, within the queue's buffer bound, until
     /// ``reacquireLock()``. Calling it again while released does nothing.
     public func releaseLock() async {
-        let wasReleased = released.withLock { released in
-            defer { released = true }
-            return released
-        }
-        guard !wasReleased else { return }
-        await uploader.suspend()
+        guard await uploader.suspend() else { return }
         await queue.releaseLock()
     }
 
@@ -295,11 +289,7 @@ public final class HTTPBatchProvider: AnalyticsProvider {
         } catch let error as DurableStorageError {
             throw DeliveryError.storage(error)
         }
-        let wasReleased = released.withLock { released in
-            defer { released = false }
-            return released
-        }
-        if wasReleased { uploader.resume() }
+        uploader.resume()
     }
 
     // MARK: State
