@@ -16,6 +16,10 @@ extension DurableQueue {
             /// Opening or reading it failed: its records are unknown, and reading
             /// stops before it until it can be read.
             var isUnread = false
+            /// Records this run wrote and synced here (counted in ``Metrics/persisted``):
+            /// a segment holds either these or records found at open, so a cap or a
+            /// purge that deletes it deletes that many accepted records at most.
+            var accepted = 0
         }
 
         struct Cursor: Comparable {
