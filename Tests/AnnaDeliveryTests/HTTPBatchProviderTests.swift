@@ -275,13 +275,13 @@ extension HTTPBatchProvider.Configuration {
             endpoint: collector.endpoint, writeKey: "test-key", storage: .directory(directory.url), configuration: .test(errors))
         try await provider.receive(envelopes(0..<10))
         await provider.waitUntilPersisted()
-        await provider.releaseLock()
+        await provider.suspend()
         do {
             let other = try DurableQueue(storage: .directory(directory.url))
             #expect(await other.readAllText().count == 10, "the released directory is readable by another owner")
         }
         try await provider.receive(envelopes(10..<20))
-        try provider.reacquireLock()
+        await provider.resume()
         try await provider.flush()
         let accepted = try await collector.accepted()
         #expect(Set(accepted.events.compactMap(\.number)) == Set(0..<20))
