@@ -113,6 +113,8 @@ extension DurableQueue {
         /// Lists and scans every segment; keeps intact unacknowledged records and
         /// unreadable segments, deletes what is fully acknowledged, counts what it skipped.
         func recover() {
+            // Read anew after a reacquisition: segments this run wrote stay its own.
+            let accepted = Dictionary(segments.map { ($0.id, $0.accepted) }, uniquingKeysWith: +)
             segments.removeAll()
             storedBytes = 0
             active = nil
@@ -139,6 +141,7 @@ extension DurableQueue {
                     id: id, size: store.size(of: id) ?? 0, unacknowledged: 0,
                     newest: min(stamps?.segments[id] ?? now, now), isUnread: true)
                 scan(&segment, into: &found)
+                segment.accepted = accepted[id] ?? 0
                 if !segment.isUnread && segment.unacknowledged == 0 {
                     try? store.remove(id)
                     continue
