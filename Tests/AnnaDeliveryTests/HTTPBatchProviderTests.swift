@@ -65,10 +65,10 @@ extension HTTPBatchProvider.Configuration {
 
     @Test func retryAfterTakesSecondsAndHTTPDates() {
         let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
-        #expect(BatchUploader.parseRetryAfter("120", now: now) == 120)
-        #expect(BatchUploader.parseRetryAfter("Sun, 06 Nov 1994 08:49:57 GMT", now: now) == 20)
-        #expect(BatchUploader.parseRetryAfter("Sun, 06 Nov 1994 08:40:00 GMT", now: now) == 0)
-        #expect(BatchUploader.parseRetryAfter("soon", now: now) == nil)
+        #expect(CollectorTransport.Answer.parseRetryAfter("120", now: now) == 120)
+        #expect(CollectorTransport.Answer.parseRetryAfter("Sun, 06 Nov 1994 08:49:57 GMT", now: now) == 20)
+        #expect(CollectorTransport.Answer.parseRetryAfter("Sun, 06 Nov 1994 08:40:00 GMT", now: now) == 0)
+        #expect(CollectorTransport.Answer.parseRetryAfter("soon", now: now) == nil)
     }
 
     @Test func timestampsAreISO8601WithMilliseconds() {
@@ -275,13 +275,13 @@ extension HTTPBatchProvider.Configuration {
             endpoint: collector.endpoint, writeKey: "test-key", storage: .directory(directory.url), configuration: .test(errors))
         try await provider.receive(envelopes(0..<10))
         await provider.waitUntilPersisted()
-        await provider.releaseLock()
+        await provider.suspend()
         do {
             let other = try DurableQueue(storage: .directory(directory.url))
             #expect(await other.readAllText().count == 10, "the released directory is readable by another owner")
         }
         try await provider.receive(envelopes(10..<20))
-        try provider.reacquireLock()
+        await provider.resume()
         try await provider.flush()
         let accepted = try await collector.accepted()
         #expect(Set(accepted.events.compactMap(\.number)) == Set(0..<20))

@@ -15,7 +15,7 @@ import Testing
         machine.backlogChanged(50)
         #expect(machine.next(now: start) == .wait(until: nil), "no attempt, and no timer: only an input wakes it")
         #expect(machine.next(now: start + .seconds(3600)) == .wait(until: nil), "however long it waits")
-        #expect(machine.flushRequested(id: 1, now: start).compactMap(\.resumed) == [[1]], "a flush returns at once")
+        #expect(machine.flushRequested(1, now: start).compactMap(\.resumed) == [[1]], "a flush returns at once")
         _ = machine.pathChanged(.reachable)
         #expect(machine.next(now: start + .seconds(3600)).isRead, "at once when back")
     }
@@ -58,7 +58,7 @@ import Testing
     @Test func aRoundUnderWayEndsAfterItsRequestWhenThePathGoes() {
         var machine = TestMachine.make(at: start, flushAt: 1)
         machine.backlogChanged(10)
-        #expect(machine.flushRequested(id: 4, now: start).isEmpty)
+        #expect(machine.flushRequested(4, now: start).isEmpty)
         #expect(machine.next(now: start).isRead)
         _ = machine.batchRead(count: 10, now: start)
         #expect(machine.next(now: start) == .send(0..<10))
@@ -76,14 +76,14 @@ import Testing
         var machine = TestMachine.make(at: start)
         machine.backlogChanged(5)
         _ = machine.pathChanged(.unreachable)
-        machine.stopRequested()
-        #expect(machine.next(now: start) == .finish)
+        _ = machine.stopRequested(99)
+        #expect(machine.next(now: start).isFinish)
     }
 
     @Test func anExpensivePathHoldsABacklogBeyondTheLimit() {
         var configuration = HTTPBatchProvider.Configuration(flushAt: 1, maxBacklogOnExpensivePath: 100)
         configuration.flushInterval = .seconds(30)
-        var machine = UploadStateMachine(configuration: .init(configuration), random: FixedRandom(), now: start)
+        var machine = TestMachine(configuration: .init(configuration), random: FixedRandom(), now: start)
         let cellular = NetworkPath(isReachable: true, isExpensive: true)
         _ = machine.pathChanged(cellular)
         machine.backlogChanged(20)
@@ -91,13 +91,13 @@ import Testing
         _ = machine.batchRead(count: 0, now: start)
         machine.backlogChanged(2_000)
         #expect(machine.next(now: start) == .wait(until: nil), "a backlog from offline waits for another path")
-        #expect(machine.flushRequested(id: 1, now: start).compactMap(\.resumed) == [[1]])
+        #expect(machine.flushRequested(1, now: start).compactMap(\.resumed) == [[1]])
         _ = machine.pathChanged(NetworkPath(isReachable: true, isConstrained: true))
         #expect(machine.next(now: start) == .wait(until: nil), "Low Data Mode holds it too")
         _ = machine.pathChanged(.reachable)
         #expect(machine.next(now: start).isRead, "Wi-Fi")
 
-        var unlimited = UploadStateMachine(
+        var unlimited = TestMachine(
             configuration: .init(HTTPBatchProvider.Configuration(flushAt: 1)), random: FixedRandom(), now: start)
         _ = unlimited.pathChanged(cellular)
         unlimited.backlogChanged(2_000)

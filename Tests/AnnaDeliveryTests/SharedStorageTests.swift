@@ -210,7 +210,7 @@ import Darwin
                 configuration: .test())
             try await left.receive(envelopes(0..<30))
             await left.waitUntilPersisted()
-            await left.releaseLock()
+            await left.suspend()
         }
         let provider = try HTTPBatchProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .shared(folder.url), configuration: .test())

@@ -3,50 +3,195 @@ import Testing
 @testable import Anna
 
 /// Purges, suspensions and adoption as inputs and steps of the upload machine
-/// (issue 22): what the uploader thread decided in its loop, driven here with no
-/// thread, sleep or clock.
+/// (issues 22 and 34): the machine alone knows whether the uploader is held, owns
+/// the callers waiting for it and the request in flight. Driven here with no thread,
+/// sleep or clock.
 @Suite struct UploadStateMachineHoldTests {
     let start = ContinuousClock.now
 
-    @Test func aPurgeHoldsTheUploaderAbandonsTheBatchAndTheRoundStartsOverAfterIt() {
+    /// A machine in the middle of a round: flush 1 waits, request 7 is in flight.
+    func sending() -> TestMachine {
         var machine = TestMachine.make(at: start)
-        _ = machine.flushRequested(id: 1, now: start)
+        _ = machine.flushRequested(1, now: start)
         #expect(machine.next(now: start).isRead)
         _ = machine.batchRead(count: 4, now: start)
         #expect(machine.next(now: start) == .send(0..<4))
+        let started = machine.requestStarting(7)
+        #expect(started)
+        return machine
+    }
 
-        machine.holdChanged(purging: true, suspended: false)
-        #expect(machine.next(now: start) == .hold, "no request while a purge is under way")
-        #expect(machine.answered(.accepted, now: start).isEmpty, "the request in flight acknowledges nothing")
-        #expect(machine.flushRequested(id: 2, now: start).isEmpty, "a flush during the purge waits for a round after it")
-        #expect(machine.next(now: start) == .hold, "still held")
+    @Test func aPurgeHoldsCancelsTheRequestAbandonsTheBatchAndTheRoundStartsOverAfterIt() {
+        var machine = sending()
+        #expect(machine.purgeStarted(40).compactMap(\.cancelled) == [7], "the request in flight is cancelled")
+        #expect(machine.isHeld)
+        #expect(machine.answered(.accepted, now: start).isEmpty, "its late answer acknowledges nothing")
+        #expect(machine.next(now: start).heldResuming == [40], "the purge goes on once no records are held")
+        #expect(machine.flushRequested(2, now: start).isEmpty, "a flush during the purge waits for a round after it")
+        #expect(machine.next(now: start).heldResuming == [], "still held")
+        let started = machine.requestStarting(8)
+        #expect(!started, "no request starts while held")
 
-        machine.holdChanged(purging: false, suspended: false)
+        machine.purgeEnded()
         #expect(machine.next(now: start).isRead, "the round reads again, after the purge")
         #expect(machine.batchRead(count: 0, now: start).compactMap(\.resumed) == [[1, 2]])
     }
 
-    @Test func aSuspensionHoldsUntilResumeAndAStopEndsIt() {
+    @Test func aSuspensionHoldsUntilResumeAndFlushesReturnAtOnce() {
         var machine = TestMachine.make(at: start, flushAt: 1)
         machine.backlogChanged(5)
-        machine.holdChanged(purging: false, suspended: true)
-        #expect(machine.next(now: start) == .hold, "a suspended app sends nothing and holds no records")
-        machine.holdChanged(purging: false, suspended: false)
+        let suspension = machine.suspendRequested(30)
+        #expect(suspension.began && suspension.effects.isEmpty, "nothing in flight to cancel")
+        #expect(machine.isSuspended && machine.isHeld)
+        #expect(machine.next(now: start).heldResuming == [30], "a suspended app sends nothing and holds no records")
+        #expect(machine.flushRequested(1, now: start).compactMap(\.resumed) == [[1]], "nothing can be sent: at once")
+        let again = machine.suspendRequested(31)
+        #expect(!again.began && again.effects.compactMap(\.resumed) == [[31]], "suspended already: at once")
+        machine.resumeRequested()
+        #expect(!machine.isHeld)
         #expect(machine.next(now: start).isRead, "resume: the backlog is sent")
-        _ = machine.batchRead(count: 0, now: start)
+    }
 
-        machine.holdChanged(purging: false, suspended: true)
-        #expect(machine.next(now: start) == .hold)
-        machine.stopRequested()
-        #expect(!machine.isHeld, "a stop ends a suspension's hold")
-        #expect(machine.next(now: start).isRead, "the last round")
-        _ = machine.batchRead(count: 0, now: start)
-        #expect(machine.next(now: start) == .finish)
+    /// The old rule let a stop end the suspension's hold and relied on the released
+    /// queue reading nothing in the last round. The machine now finishes at once.
+    @Test func aStopDuringASuspensionFinishesWithoutARound() {
+        var machine = TestMachine.make(at: start, flushAt: 1)
+        machine.backlogChanged(5)
+        _ = machine.suspendRequested(30)
+        #expect(machine.next(now: start).heldResuming == [30])
+        #expect(machine.stopRequested(20).isEmpty)
+        #expect(machine.isHeld, "a stop does not end the suspension's hold")
+        #expect(machine.next(now: start).finishResuming == [20], "no read of the released queue, no request")
+        #expect(machine.stopRequested(21).compactMap(\.resumed) == [[21]], "a stop after the end returns at once")
+        #expect(machine.purgeStarted(41).compactMap(\.resumed) == [[41]], "so does a purge")
+    }
 
-        var purging = TestMachine.make(at: start)
-        purging.holdChanged(purging: true, suspended: false)
-        purging.stopRequested()
-        #expect(purging.next(now: start) == .hold, "a stop does not end a purge's hold")
+    @Test func aStopDuringAPurgeWaitsForItThenMakesItsLastRound() {
+        var machine = sending()
+        _ = machine.purgeStarted(40)
+        #expect(machine.stopRequested(20).isEmpty)
+        #expect(machine.next(now: start).heldResuming == [40], "a stop does not end a purge's hold")
+        machine.purgeEnded()
+        #expect(machine.next(now: start).isRead, "the last round, after the purge")
+        _ = machine.batchRead(count: 0, now: start)
+        #expect(machine.next(now: start).finishResuming == [20])
+    }
+
+    @Test func aSuspensionDuringAPurgeOutlastsIt() {
+        var machine = sending()
+        #expect(machine.purgeStarted(40).compactMap(\.cancelled) == [7])
+        #expect(machine.suspendRequested(30).effects.isEmpty, "the request was cancelled once, by the purge")
+        #expect(machine.next(now: start).heldResuming == [40, 30])
+        machine.purgeEnded()
+        #expect(machine.next(now: start).heldResuming == [], "still suspended")
+        machine.resumeRequested()
+        #expect(machine.next(now: start).isRead)
+    }
+
+    /// The old driver resumed those waiting for a hold only when it saw the hold: a
+    /// suspension that ended while a request was in flight left its caller waiting
+    /// until the next hold or the end.
+    @Test func aHoldThatEndsDuringARequestStillResumesItsCaller() {
+        var machine = sending()
+        #expect(machine.suspendRequested(30).effects.compactMap(\.cancelled) == [7])
+        machine.resumeRequested()
+        #expect(machine.answered(.accepted, now: start).isEmpty, "the batch was abandoned: nothing acknowledged")
+        #expect(machine.next(now: start) == .holdEnded(resuming: [30]))
+        #expect(machine.next(now: start).isRead, "the round starts over")
+    }
+
+    @Test func aStopFinishingResumesEveryoneStillWaiting() {
+        var machine = TestMachine.make(at: start, adoptsOrphans: true)
+        _ = machine.flushRequested(1, now: start)
+        _ = machine.stopRequested(20)
+        _ = machine.purgeStarted(40)
+        _ = machine.suspendRequested(30)
+        machine.purgeEnded()
+        #expect(machine.next(now: start).finishResuming == [1, 40, 30, 20], "flushes, holds, then stops")
+        #expect(machine.next(now: start).finishResuming == [], "once")
+    }
+
+    /// Every order of stop, suspend, resume, purge (its start and end), flush and the
+    /// answer of the request in flight: no request starts and no batch is read while
+    /// held, a late answer acknowledges nothing after a hold began, the request in
+    /// flight is cancelled at most once, and every caller is resumed exactly once.
+    @Test func everyInterleavingOfHoldsStopsFlushesAndAnAnswerInFlight() {
+        enum Event: CaseIterable { case stop, suspend, resume, purge, purgeEnd, flush, answer }
+        var orders = 0
+        for order in permutations(Event.allCases) {
+            guard order.firstIndex(of: .suspend)! < order.firstIndex(of: .resume)!,
+                order.firstIndex(of: .purge)! < order.firstIndex(of: .purgeEnd)!
+            else { continue }
+            orders += 1
+            var machine = sending()
+            var resumed: [UInt64] = []
+            var cancelled: [Int] = []
+            var acknowledged = 0
+            var inRequest = true
+            var holdBegan = false
+            var finished = false
+            let label = "\(order)"
+            func take(_ effects: [TestMachine.Effect]) {
+                resumed += effects.compactMap(\.resumed).flatMap { $0 }
+                cancelled += effects.compactMap(\.cancelled)
+                acknowledged += effects.compactMap(\.acknowledged).count
+            }
+            // The uploader thread: steps until it blocks on a wait, a hold or the end.
+            func settle() {
+                guard !inRequest, !finished else { return }
+                for _ in 0..<50 {
+                    let held = machine.isHeld
+                    let step = machine.next(now: start)
+                    switch step {
+                    case .read:
+                        #expect(!held, "read while held: \(label)")
+                        take(machine.batchRead(count: 0, now: start))
+                    case .send:
+                        Issue.record("nothing is read after the first batch: \(label)")
+                        return
+                    case .holdEnded(let waiters):
+                        resumed += waiters
+                    case .hold(let waiters):
+                        resumed += waiters
+                        return
+                    case .finish(let waiters):
+                        resumed += waiters
+                        finished = true
+                        return
+                    case .wait, .adopt:
+                        return
+                    }
+                }
+                Issue.record("the machine never blocks: \(label)")
+            }
+            for event in order {
+                switch event {
+                case .stop: take(machine.stopRequested(20))
+                case .suspend:
+                    holdBegan = true
+                    take(machine.suspendRequested(30).effects)
+                case .resume: machine.resumeRequested()
+                case .purge:
+                    holdBegan = true
+                    take(machine.purgeStarted(40))
+                case .purgeEnd: machine.purgeEnded()
+                case .flush: take(machine.flushRequested(5, now: start))
+                case .answer:
+                    let before = acknowledged
+                    take(machine.answered(.accepted, now: start))
+                    #expect((acknowledged > before) == !holdBegan, "a late answer acknowledges nothing: \(label)")
+                    inRequest = false
+                }
+                #expect(!machine.isHeld || !machine.mayStartRequest, "\(label)")
+                settle()
+            }
+            settle()
+            #expect(finished, "the stop ends the machine once every hold is over: \(label)")
+            let holdBeforeAnswer = order.prefix { $0 != .answer }.contains { $0 == .suspend || $0 == .purge }
+            #expect(cancelled == (holdBeforeAnswer ? [7] : []), "cancelled once, if a hold came first: \(label)")
+            #expect(resumed.sorted() == [1, 5, 20, 30, 40], "every caller exactly once: \(label)")
+        }
+        #expect(orders == 1260)
     }
 
     @Test func aSharedFolderAdoptsAtStartEveryIntervalAndBeforeAFlushRound() {
@@ -58,7 +203,7 @@ import Testing
         _ = machine.adopted(now: start + .seconds(30))
 
         let later = start + .seconds(31)
-        #expect(machine.flushRequested(id: 9, now: later).isEmpty)
+        #expect(machine.flushRequested(9, now: later).isEmpty)
         #expect(machine.next(now: later) == .adopt, "a flush's round waits for an adoption, so it sends what was adopted")
         #expect(machine.adopted(now: later).isEmpty)
         #expect(machine.next(now: later).isRead, "then the flush's round")
@@ -67,14 +212,32 @@ import Testing
 
     @Test func noAdoptionWhileHeldNorWithoutASharedFolder() {
         var shared = TestMachine.make(at: start, adoptsOrphans: true)
-        shared.holdChanged(purging: true, suspended: false)
-        #expect(shared.next(now: start) == .hold, "a purge comes before adoption")
-        #expect(shared.flushRequested(id: 1, now: start).isEmpty)
-        shared.holdChanged(purging: false, suspended: false)
+        _ = shared.purgeStarted(40)
+        #expect(shared.next(now: start).heldResuming == [40], "a purge comes before adoption")
+        #expect(shared.flushRequested(1, now: start).isEmpty)
+        shared.purgeEnded()
         #expect(shared.next(now: start) == .adopt, "the adoption held back by the purge")
 
         var own = TestMachine.make(at: start)
         own.backlogChanged(0)
         #expect(own.next(now: start) == .wait(until: nil), "a folder of its own adopts nothing and waits for input")
     }
+}
+
+/// Every order of `elements` (Heap's algorithm).
+private func permutations<Element>(_ elements: [Element]) -> [[Element]] {
+    var result: [[Element]] = []
+    var items = elements
+    func generate(_ count: Int) {
+        guard count > 1 else {
+            result.append(items)
+            return
+        }
+        for index in 0..<count {
+            generate(count - 1)
+            items.swapAt(count.isMultiple(of: 2) ? index : 0, count - 1)
+        }
+    }
+    generate(items.count)
+    return result
 }

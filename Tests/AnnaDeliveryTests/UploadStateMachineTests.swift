@@ -11,7 +11,8 @@ struct FixedRandom: RandomNumberGenerator {
     mutating func next() -> UInt64 { value }
 }
 
-typealias TestMachine = UploadStateMachine<FixedRandom>
+/// Waiters are numbers, requests too: the machine only hands them back.
+typealias TestMachine = UploadStateMachine<FixedRandom, UInt64, Int>
 
 extension TestMachine {
     static func make(
@@ -41,7 +42,7 @@ extension TestMachine {
     }
 }
 
-extension UploadStateMachine.Effect {
+extension UploadStateMachine.Effect where Waiter == UInt64, Request == Int {
     var acknowledged: (range: Range<Int>, delivered: Int, rejected: Int, tooLarge: Int)? {
         if case .acknowledge(let range, let delivered, let rejected, let tooLarge) = self {
             return (range, delivered, rejected, tooLarge)
@@ -50,7 +51,12 @@ extension UploadStateMachine.Effect {
     }
 
     var resumed: [UInt64]? {
-        if case .resumeFlushWaiters(let ids) = self { return ids }
+        if case .resume(let ids) = self { return ids }
+        return nil
+    }
+
+    var cancelled: Int? {
+        if case .cancel(let request) = self { return request }
         return nil
     }
 
@@ -82,26 +88,26 @@ extension UploadStateMachine.Step {
         #expect(machine.next(now: start + .seconds(31)) != .wait(until: start + .seconds(60)), "the count")
         _ = machine.batchRead(count: 0, now: start + .seconds(31))
 
-        #expect(machine.flushRequested(id: 7, now: start + .seconds(32)).isEmpty)
+        #expect(machine.flushRequested(7, now: start + .seconds(32)).isEmpty)
         #expect(machine.next(now: start + .seconds(32)).isRead)
         #expect(machine.batchRead(count: 0, now: start + .seconds(32)).compactMap(\.resumed) == [[7]])
 
-        machine.stopRequested()
+        _ = machine.stopRequested(99)
         #expect(machine.next(now: start + .seconds(33)).isRead, "stop makes a last attempt")
         _ = machine.batchRead(count: 0, now: start + .seconds(33))
-        #expect(machine.next(now: start + .seconds(33)) == .finish)
+        #expect(machine.next(now: start + .seconds(33)).isFinish)
     }
 
     /// Defect 4: a flush called while a round is ending waited only for that round,
     /// which may have read the queue before the flush's events were persisted.
     @Test func flushWaitsForARoundThatStartedAfterIt() {
         var machine = TestMachine.make(at: start)
-        #expect(machine.flushRequested(id: 1, now: start).isEmpty)
+        #expect(machine.flushRequested(1, now: start).isEmpty)
         #expect(machine.next(now: start).isRead)
         _ = machine.batchRead(count: 2, now: start)
         #expect(machine.next(now: start) == .send(0..<2))
         // Flush 2 arrives while the round is under way, after its reads began.
-        #expect(machine.flushRequested(id: 2, now: start).isEmpty)
+        #expect(machine.flushRequested(2, now: start).isEmpty)
         let acknowledged = machine.answered(.accepted, now: start)
         #expect(acknowledged.compactMap(\.acknowledged).map(\.range) == [0..<2])
         #expect(machine.next(now: start).isRead)
@@ -118,7 +124,7 @@ extension UploadStateMachine.Step {
         var now = start
         var ceilings: [Duration] = []
         for _ in 0..<6 {
-            _ = machine.flushRequested(id: 0, now: now)
+            _ = machine.flushRequested(0, now: now)
             let (sent, effects) = machine.sendBatch(of: 1, at: now) { _ in .failed(status: 503, message: "down", retryAfter: nil) }
             #expect(sent == [0..<1])
             #expect(effects.contains { if case .countRetry = $0 { true } else { false } })
@@ -128,7 +134,7 @@ extension UploadStateMachine.Step {
                 return
             }
             ceilings.append(until - now)
-            #expect(machine.flushRequested(id: 9, now: now).compactMap(\.resumed) == [[9]], "flush returns while backing off")
+            #expect(machine.flushRequested(9, now: now).compactMap(\.resumed) == [[9]], "flush returns while backing off")
             now = until
         }
         let seconds = ceilings.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
@@ -137,7 +143,7 @@ extension UploadStateMachine.Step {
         }
         // Full jitter: the low end of the range is reachable too.
         var low = TestMachine.make(at: start, random: FixedRandom(value: 1))
-        _ = low.flushRequested(id: 0, now: start)
+        _ = low.flushRequested(0, now: start)
         _ = low.sendBatch(of: 1, at: start) { _ in .failed(status: nil, message: "refused", retryAfter: nil) }
         #expect(low.next(now: start).isRead, "a zero draw retries at once")
     }
@@ -146,7 +152,7 @@ extension UploadStateMachine.Step {
     @Test func retryAfterIsHonouredButNeverBelowTheBackoffCeiling() {
         for (retryAfter, expected) in [(0.0, 1.0), (-30, 1), (0.2, 1), (30, 30), (7200, 100)] {
             var machine = TestMachine.make(at: start, random: FixedRandom(value: 1))
-            _ = machine.flushRequested(id: 0, now: start)
+            _ = machine.flushRequested(0, now: start)
             let (_, effects) = machine.sendBatch(of: 3, at: start) { _ in
                 .failed(status: 429, message: "slow down", retryAfter: retryAfter)
             }
@@ -159,14 +165,14 @@ extension UploadStateMachine.Step {
             #expect(machine.next(now: start + .seconds(expected)).isRead)
         }
         // A past HTTP date parses to zero, then gets the floor above.
-        #expect(BatchUploader.parseRetryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: Date()) == 0)
-        #expect(BatchUploader.parseRetryAfter("-5") == 0)
+        #expect(CollectorTransport.Answer.parseRetryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: Date()) == 0)
+        #expect(CollectorTransport.Answer.parseRetryAfter("-5") == 0)
     }
 
     /// Defect 11: a 400 dropped its whole batch.
     @Test func a400SplitsUntilTheRefusedEventIsAloneAndOnlyItIsDropped() {
         var machine = TestMachine.make(at: start)
-        _ = machine.flushRequested(id: 0, now: start)
+        _ = machine.flushRequested(0, now: start)
         let (sent, effects) = machine.sendBatch(of: 8, at: start) { range in
             range.contains(5) ? .rejected(status: 400, body: "bad event 5") : .accepted
         }
@@ -183,13 +189,13 @@ extension UploadStateMachine.Step {
 
     @Test func a413SplitsAndDropsALoneEventAsTooLarge() {
         var machine = TestMachine.make(at: start)
-        _ = machine.flushRequested(id: 0, now: start)
+        _ = machine.flushRequested(0, now: start)
         let (sent, effects) = machine.sendBatch(of: 3, at: start) { range in range.count > 1 ? .tooLarge : .accepted }
         #expect(sent == [0..<3, 0..<1, 1..<3, 1..<2, 2..<3])
         #expect(effects.compactMap(\.acknowledged).map(\.delivered) == [1, 1, 1])
 
         var alone = TestMachine.make(at: start)
-        _ = alone.flushRequested(id: 0, now: start)
+        _ = alone.flushRequested(0, now: start)
         let (_, dropped) = alone.sendBatch(of: 1, at: start) { _ in .tooLarge }
         #expect(dropped.compactMap(\.acknowledged).map(\.tooLarge) == [1], "dropped at the end of its batch")
         #expect(alone.next(now: start).isRead, "then the round reads on")
@@ -198,7 +204,7 @@ extension UploadStateMachine.Step {
     /// Defect 11: a collector answering 400 to everything must not wipe the backlog.
     @Test func aRunOf400sKeepsTheDataAndBacksOff() {
         var machine = TestMachine.make(at: start, maxRejectedInARow: 4)
-        _ = machine.flushRequested(id: 0, now: start)
+        _ = machine.flushRequested(0, now: start)
         let (sent, effects) = machine.sendBatch(of: 16, at: start) { _ in .rejected(status: 400, body: "no") }
         #expect(sent.filter { $0.count == 1 }.count == 4, "four lone events, then the run ends the round")
         #expect(effects.compactMap(\.acknowledged).isEmpty, "nothing acknowledged: all 16 stay queued")
@@ -222,7 +228,7 @@ extension UploadStateMachine.Step {
     @Test func aLoneRejectedEventIsHeldUntilTheBatchEnds() {
         // 3 lone rejections, under a run of 4: dropped at the batch's end, in one acknowledgement.
         var machine = TestMachine.make(at: start, maxRejectedInARow: 4)
-        _ = machine.flushRequested(id: 0, now: start)
+        _ = machine.flushRequested(0, now: start)
         let (_, effects) = machine.sendBatch(of: 3, at: start) { _ in .rejected(status: 400, body: "no") }
         let acknowledged = effects.compactMap(\.acknowledged)
         #expect(acknowledged.map(\.range) == [0..<3] && acknowledged.map(\.rejected) == [3])
@@ -233,7 +239,7 @@ extension UploadStateMachine.Step {
     @Test func aRedirectIsAFailureNotAnAcceptance() {
         for status in [301, 302, 303, 307, 308] {
             var machine = TestMachine.make(at: start)
-            _ = machine.flushRequested(id: 0, now: start)
+            _ = machine.flushRequested(0, now: start)
             let (_, effects) = machine.sendBatch(of: 5, at: start) { _ in
                 .redirected(status: status, location: "https://elsewhere.example/v1/batch")
             }
@@ -245,13 +251,13 @@ extension UploadStateMachine.Step {
             #expect(machine.next(now: start).waitDeadline != nil)
         }
         let response = CollectorTransport.Response(status: 307, location: "http://x/", retryAfter: nil, body: Data(), error: nil)
-        if case .redirected(307, "http://x/") = BatchUploader.classify(response) {} else { Issue.record("not a redirect") }
+        if case .redirected(307, "http://x/") = CollectorTransport.Answer(response) {} else { Issue.record("not a redirect") }
     }
 
     /// Defect 9 (the machine's half): records read before a purge are never sent.
     @Test func aPurgeAbandonsTheBatchAndTheRoundStartsOver() {
         var machine = TestMachine.make(at: start)
-        _ = machine.flushRequested(id: 1, now: start)
+        _ = machine.flushRequested(1, now: start)
         #expect(machine.next(now: start).isRead)
         _ = machine.batchRead(count: 4, now: start)
         #expect(machine.next(now: start) == .send(0..<4))
@@ -263,22 +269,22 @@ extension UploadStateMachine.Step {
 
     @Test func stopWhileBackingOffFinishesWithoutAnAttempt() {
         var machine = TestMachine.make(at: start)
-        _ = machine.flushRequested(id: 0, now: start)
+        _ = machine.flushRequested(0, now: start)
         _ = machine.sendBatch(of: 1, at: start) { _ in .failed(status: 500, message: "", retryAfter: nil) }
-        machine.stopRequested()
-        #expect(machine.next(now: start) == .finish)
-        #expect(machine.flushRequested(id: 3, now: start).compactMap(\.resumed) == [[3]], "flush after the end returns")
+        _ = machine.stopRequested(99)
+        #expect(machine.next(now: start).isFinish)
+        #expect(machine.flushRequested(3, now: start).compactMap(\.resumed) == [[3]], "flush after the end returns")
     }
 
     @Test func stopDuringARoundWaitsForARoundThatStartedAfterIt() {
         var machine = TestMachine.make(at: start)
-        _ = machine.flushRequested(id: 0, now: start)
+        _ = machine.flushRequested(0, now: start)
         #expect(machine.next(now: start).isRead)
-        machine.stopRequested()
+        _ = machine.stopRequested(99)
         _ = machine.batchRead(count: 0, now: start)
         #expect(machine.next(now: start).isRead, "a last round that covers what was persisted before stop")
         _ = machine.batchRead(count: 0, now: start)
-        #expect(machine.next(now: start) == .finish)
+        #expect(machine.next(now: start).isFinish)
     }
 
     /// Defect 7: timers ran on `Date()`, so a wall clock set back stalled uploads. The
@@ -309,9 +315,26 @@ extension UploadStateMachine.Step {
     }
 }
 
-extension UploadStateMachine.Step {
+extension UploadStateMachine.Step where Waiter == UInt64 {
     var isRead: Bool {
         if case .read = self { return true }
         return false
+    }
+
+    var isFinish: Bool {
+        if case .finish = self { return true }
+        return false
+    }
+
+    /// The waiters a hold resumes; `nil` when not holding.
+    var heldResuming: [UInt64]? {
+        if case .hold(let waiters) = self { return waiters }
+        return nil
+    }
+
+    /// The waiters finishing resumes; `nil` when not finishing.
+    var finishResuming: [UInt64]? {
+        if case .finish(let waiters) = self { return waiters }
+        return nil
     }
 }

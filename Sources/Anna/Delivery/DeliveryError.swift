@@ -35,7 +35,7 @@ public struct DeliveryError: Error, Sendable, CustomStringConvertible {
         /// Another provider or `DurableQueue`, in this process or another, holds the
         /// storage directory's lock: give each provider and process its own directory.
         /// Thrown by ``HTTPBatchProvider/init(endpoint:writeKey:storage:options:configuration:)``
-        /// and by ``HTTPBatchProvider/reacquireLock()``. ``storageError``.
+        /// and reported by ``HTTPBatchProvider/resume()``. ``storageError``.
         public static let storageLocked = Code(base: .storageLocked)
 
         /// The kind's name, e.g. `retrying`.

@@ -9,7 +9,8 @@ extension DurableQueue {
     public struct Metrics: Sendable, Hashable {
         /// Records passed to ``DurableQueue/append(_:)`` and taken.
         public var appended = 0
-        /// Records written and synced: accepted. They survive a crash.
+        /// Records written and synced (accepted; they survive a crash) and not deleted
+        /// since by a cap or a purge: what was deleted is no longer persisted.
         public var persisted = 0
         /// Records acknowledged (the server took them) and so removed from the backlog;
         /// a record a cap dropped before its acknowledgement is counted there only.

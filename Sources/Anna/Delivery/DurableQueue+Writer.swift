@@ -19,6 +19,10 @@ extension DurableQueue {
             /// Opening or reading it failed: its records are unknown, and reading
             /// stops before it until it can be read.
             var isUnread = false
+            /// Records this run wrote and synced here (counted in ``Metrics/persisted``):
+            /// a segment holds either these or records found at open, so a cap or a
+            /// purge that deletes it deletes that many accepted records at most.
+            var accepted = 0
         }
 
         struct Cursor: Comparable {
@@ -123,6 +127,8 @@ extension DurableQueue {
         /// Lists and scans every segment; keeps intact unacknowledged records and
         /// unreadable segments, deletes what is fully acknowledged, counts what it skipped.
         func recover() {
+            // Read anew after a reacquisition: segments this run wrote stay its own.
+            let accepted = Dictionary(segments.map { ($0.id, $0.accepted) }, uniquingKeysWith: +)
             segments.removeAll()
             storedBytes = 0
             active = nil
@@ -149,6 +155,7 @@ extension DurableQueue {
                     id: id, size: store.size(of: id) ?? 0, unacknowledged: 0,
                     newest: min(stamps?.segments[id] ?? now, now), isUnread: true)
                 scan(&segment, into: &found)
+                segment.accepted = accepted[id] ?? 0
                 if !segment.isUnread && segment.unacknowledged == 0 {
                     try? store.remove(id)
                     continue

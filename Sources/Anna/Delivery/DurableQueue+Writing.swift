@@ -86,6 +86,7 @@ extension DurableQueue.Writer {
         segments[index].size += bytes.count
         segments[index].newest = now
         segments[index].unacknowledged += records
+        segments[index].accepted += records
         storedBytes += bytes.count
     }
 
@@ -160,6 +161,8 @@ extension DurableQueue.Writer {
         state.withLock { state in
             state.metrics.dropped[reason, default: 0] += segment.unacknowledged
             state.metrics.backlog -= segment.unacknowledged
+            // What was deleted is no longer persisted.
+            state.metrics.persisted -= min(segment.accepted, segment.unacknowledged)
             state.metrics.storedBytes = stored
             if segment.isUnread {
                 state.metrics.unreadableSegments -= 1
@@ -198,6 +201,7 @@ extension DurableQueue.Writer {
     func purgeStorage() {
         purgePending = false
         let stored = segments.reduce(0) { $0 + $1.unacknowledged }
+        let accepted = segments.reduce(0) { $0 + min($1.accepted, $1.unacknowledged) }
         cursor = Cursor(segment: nextID, offset: 0)
         nextID &+= 1
         syncs += 3
@@ -219,6 +223,7 @@ extension DurableQueue.Writer {
         state.withLock { state in
             state.metrics.dropped[.purged, default: 0] += stored
             state.metrics.backlog = 0
+            state.metrics.persisted -= accepted
             state.metrics.storedBytes = 0
             state.metrics.unreadableSegments = 0
             state.metrics.syncs = syncs

@@ -109,6 +109,8 @@ extension HTTPBatchProvider {
         /// Events the provider received and queued for writing.
         public var queued = 0
         /// Events written and synced: accepted. A crash from now on loses none of them.
+        /// An event a cap (``DropReason/capacity``, ``DropReason/age``) or a purge
+        /// deletes afterwards is no longer counted: what was deleted is no longer persisted.
         public var persisted = 0
         /// Events a collector accepted (2xx).
         public var delivered = 0
@@ -133,4 +135,9 @@ extension HTTPBatchProvider {
         /// The number of events dropped for one reason.
         public func dropped(_ reason: DropReason) -> Int { dropped[reason, default: 0] }
     }
+}
+
+extension HTTPBatchProvider: DropCounting {
+    /// ``Metrics/dropped``: the service adds it to ``AnalyticsMetrics/lost``.
+    package var droppedEvents: [DropReason: Int] { metrics.dropped }
 }

@@ -64,9 +64,8 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     let queue: DurableQueue
     private let encoder = LockedState(TrackingAPIEncoder())
     private let counters: LockedState<Metrics>
+    /// Whether it is suspended (``suspend()``) is the uploader's machine's to know.
     private let uploader: BatchUploader
-    /// Whether ``releaseLock()`` gave the storage up; behind its lock.
-    private let released = LockedState(false)
 
     /// Creates a provider and starts its writer and uploader. Touches no disk on
     /// the calling thread: recovery of earlier events runs on the queue's writer.
@@ -194,10 +193,10 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// Persists what was received, then waits for an upload round that started after
     /// the call: it sends everything persisted, or ends at a failed attempt (the
     /// uploader retries later on its own). Returns at once while the uploader waits
-    /// out a backoff, and while the provider is suspended (``releaseLock()``): nothing
+    /// out a backoff, and while the provider is suspended (``suspend()``): nothing
     /// can be written or sent then.
     public func flush() async throws {
-        guard !released.withLock({ $0 }) else { return }
+        guard !uploader.isSuspended else { return }
         await queue.waitUntilPersisted()
         await uploader.flush()
     }
@@ -214,11 +213,11 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// Persists what was received, makes a last upload attempt unless backing off,
     /// stops the uploader and releases the storage directory's lock, so that a new
     /// provider may open it. Undelivered events stay on disk for the next start.
-    /// While suspended (``releaseLock()``) it sends nothing: it retakes the storage
+    /// While suspended (``suspend()``) it sends nothing: it retakes the storage
     /// just long enough to persist what waited in memory, if it can.
     public func shutdown() async {
-        if released.withLock({ $0 }) {
-            // Held, the uploader's last round finds the released queue empty.
+        if uploader.isSuspended {
+            // Suspended, the uploader stops without a last round.
             await uploader.stop()
             if (try? queue.reacquireLock()) != nil { await queue.waitUntilPersisted() }
         } else {
@@ -245,49 +244,38 @@ public final class HTTPBatchProvider: AnalyticsProvider {
 
     // MARK: Suspension
 
-    /// Gives up every lock, for an app about to be suspended: ``releaseLock()``.
-    /// The service calls it after its flush.
-    public func suspend() async {
-        await releaseLock()
-    }
-
-    /// Takes the storage back after ``suspend()``: ``reacquireLock()``. A failure is
-    /// reported to the error handler; events wait in memory until a later
-    /// ``reacquireLock()`` succeeds.
-    public func resume() async {
-        do {
-            try reacquireLock()
-        } catch let error as DeliveryError {
-            configuration.errorHandler?(error)
-        } catch {}
-    }
-
     /// Writes and syncs what was received, closes the storage's files and releases
     /// every lock, for an app about to be suspended (iOS kills a suspended app that
     /// holds a file lock in an App Group container): the request in flight is
     /// cancelled (its events are sent again later, with their message ids), no new
     /// one starts, and on a shared folder the upload lock is free too. Events
     /// received meanwhile wait in memory, within the queue's buffer bound, until
-    /// ``reacquireLock()``. Calling it again while released does nothing.
-    public func releaseLock() async {
-        let wasReleased = released.withLock { released in
-            defer { released = true }
-            return released
-        }
-        guard !wasReleased else { return }
-        await uploader.suspend()
+    /// ``resume()``. The service calls it after its flush when the app goes to the
+    /// background. Calling it again while suspended does nothing.
+    public func suspend() async {
+        guard await uploader.suspend() else { return }
         await queue.releaseLock()
     }
 
-    /// Takes the storage directory's lock again and reads the directory anew (an
-    /// extension may have written meanwhile), then resumes writing and uploading.
-    /// On a shared folder, when another process adopted this process's queue
-    /// meanwhile, the provider claims another queue in the folder and writes there.
-    /// - Throws: ``DeliveryError`` with code ``DeliveryError/Code/storageLocked`` when another process took the
-    ///   directory meanwhile (a ``DeliveryStorage/directory(_:)`` only);
-    ///   ``DeliveryError/Code/storage`` when it cannot be opened. The provider stays
-    ///   released; call it again later.
-    public func reacquireLock() throws {
+    /// Takes the storage directory's lock again after ``suspend()`` and reads the
+    /// directory anew (an extension may have written meanwhile), then resumes writing
+    /// and uploading. On a shared folder, when another process adopted this process's
+    /// queue meanwhile, the provider claims another queue in the folder and writes
+    /// there. A failure goes to the error handler: ``DeliveryError`` with code
+    /// ``DeliveryError/Code/storageLocked`` when another process took the directory
+    /// meanwhile (a ``DeliveryStorage/directory(_:)`` only), ``DeliveryError/Code/storage``
+    /// when it cannot be opened. The provider then stays suspended, events waiting in
+    /// memory, until a later `resume()` succeeds.
+    public func resume() async {
+        do {
+            try retakeStorage()
+        } catch let error as DeliveryError {
+            configuration.errorHandler?(error)
+        } catch {}
+    }
+
+    /// ``resume()``, throwing what it reports.
+    func retakeStorage() throws {
         do {
             try queue.reacquireLock()
         } catch let error as DurableStorageError where error.isLockConflict {
@@ -295,11 +283,7 @@ public final class HTTPBatchProvider: AnalyticsProvider {
         } catch let error as DurableStorageError {
             throw DeliveryError.storage(error)
         }
-        let wasReleased = released.withLock { released in
-            defer { released = false }
-            return released
-        }
-        if wasReleased { uploader.resume() }
+        uploader.resume()
     }
 
     // MARK: State

@@ -2,9 +2,13 @@ import Foundation
 
 /// Every decision of the uploader, as a value: when to start an upload round, what
 /// to send, what to acknowledge, drop or keep, how long to back off, when a flush
-/// or stop is done. It does no I/O and reads no clock: ``BatchUploader`` feeds it
-/// inputs (backlog counts, flush and stop requests, batches read, the collector's
-/// answers, monotonic time) and performs the steps and effects it returns.
+/// or stop is done, whether a purge or a suspension holds it. It does no I/O and
+/// reads no clock: ``BatchUploader`` keeps it behind one lock, feeds it inputs
+/// (backlog counts, flush, stop, purge, suspend and resume requests, batches read,
+/// the collector's answers, monotonic time) and performs the steps and effects it
+/// returns. Like async-http-client's state machines it owns its waiters (`Waiter`,
+/// a continuation for the driver) and the request in flight (`Request`, to cancel):
+/// no copy of its state exists elsewhere.
 ///
 /// A round reads batches from the queue until one comes back empty (success) or an
 /// attempt fails (backoff). A batch is sent whole, then in halves on 400 and 413,
@@ -19,91 +23,23 @@ import Foundation
 /// constrained path, ``Configuration/maxBacklogOnExpensivePath`` holds rounds while a
 /// larger backlog waits.
 ///
-/// Purges and suspensions hold it (``holdChanged(purging:suspended:)``): the round
-/// under way is abandoned, its records must never be sent, and ``Step/hold`` tells
-/// the driver to say so to whoever waits. On a shared folder it decides when to adopt
+/// Purges and suspensions hold it (``purgeStarted(_:)``, ``suspendRequested(_:)``):
+/// the round under way is abandoned, its records must never be sent, the request in
+/// flight is cancelled, and ``Step/hold(resuming:)`` hands the driver whoever waits
+/// for the hold. On a shared folder it decides when to adopt
 /// ended processes' queues (``Step/adopt``): at start, every flush interval, and
-/// before a flush's round, so that the round sends what was adopted.
-/// (UploadStateMachine+Hold.swift.)
+/// before a flush's round, so that the round sends what was adopted
+/// (UploadStateMachine+Adoption.swift).
 ///
 /// Time is `ContinuousClock.Instant` only, so a wall clock set back or forward
 /// cannot stall or hurry an upload.
 ///
-/// A value type with no shared state: its owner (the uploader thread) mutates it.
-struct UploadStateMachine<Random: RandomNumberGenerator> {
+/// A value type with no shared state: its owner (the uploader's lock) guards it.
+struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
     typealias Instant = ContinuousClock.Instant
 
-    /// What the machine needs of ``HTTPBatchProvider/Configuration``.
-    struct Configuration {
-        var flushAt: Int
-        var flushInterval: Duration
-        var maxBatchCount: Int
-        var maxBatchBytes: Int
-        var initialRetryDelay: Duration
-        var maxRetryDelay: Duration
-        var maxRetryAfter: Duration
-        var maxRejectedInARow: Int
-        var maxBacklogOnExpensivePath: Int?
-        /// Whether to adopt the queues of ended processes (a shared folder).
-        var adoptsOrphans: Bool
-
-        init(_ configuration: HTTPBatchProvider.Configuration, adoptsOrphans: Bool = false) {
-            self.adoptsOrphans = adoptsOrphans
-            flushAt = configuration.flushAt
-            flushInterval = configuration.flushInterval
-            maxBatchCount = max(1, configuration.maxBatchCount)
-            // Room for the envelope `{"batch":[…],"sentAt":"…"}` and the commas.
-            maxBatchBytes = max(1, configuration.maxBatchSize - 64 - configuration.maxBatchCount)
-            initialRetryDelay = configuration.initialRetryDelay
-            maxRetryDelay = configuration.maxRetryDelay
-            maxRetryAfter = configuration.maxRetryAfter
-            maxRejectedInARow = max(1, configuration.maxRejectedInARow)
-            maxBacklogOnExpensivePath = configuration.maxBacklogOnExpensivePath.map { max(0, $0) }
-        }
-    }
-
-    /// The collector's answer to one request, as the driver classified it.
-    enum Answer {
-        /// 2xx.
-        case accepted
-        /// 400, with an excerpt of the body.
-        case rejected(status: Int, body: String)
-        /// 413.
-        case tooLarge
-        /// 3xx: never followed.
-        case redirected(status: Int, location: String?)
-        /// Anything else: 5xx, 429, 401, a timeout, no connection.
-        case failed(status: Int?, message: String, retryAfter: TimeInterval?)
-    }
-
-    /// What the driver does next.
-    enum Step: Equatable {
-        /// Read the next batch from the queue and report its count with ``batchRead(count:now:)``.
-        case read(maxRecords: Int, maxBytes: Int)
-        /// Send these records of the batch read last; report with ``answered(_:now:)``.
-        case send(Range<Int>)
-        /// Wait for an input or until the instant (`nil`: for an input).
-        case wait(until: Instant?)
-        /// A purge or a suspension holds the uploader: forget the batch read last,
-        /// tell those waiting for the hold that no records are held, wait for an input.
-        case hold
-        /// Move ended processes' queues into this one, then report ``adopted(now:)``.
-        case adopt
-        /// Stop: resume every waiter and end the thread.
-        case finish
-    }
-
-    /// What the driver does on the side, in order.
-    enum Effect {
-        /// Acknowledge these records of the batch read last; count them.
-        case acknowledge(Range<Int>, delivered: Int, rejected: Int, tooLarge: Int)
-        /// Pass this to the error handler.
-        case report(DeliveryError)
-        /// Count a failed attempt (``HTTPBatchProvider/Metrics/retried``).
-        case countRetry
-        /// Resume these `flush()` callers.
-        case resumeFlushWaiters([UInt64])
-    }
+    /// The collector's answer to one request, as the transport classified it.
+    typealias Answer = CollectorTransport.Answer
 
     private enum Phase {
         case idle
@@ -143,17 +79,23 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
     private var roundsStarted = 0
     private var roundsEnded = 0
     /// `flush()` callers with the number of rounds started when they called.
-    private var flushWaiters: [(id: UInt64, roundsStarted: Int)] = []
+    private var flushWaiters: [(waiter: Waiter, roundsStarted: Int)] = []
+    /// `stop()` callers.
+    private var stopWaiters: [Waiter] = []
     /// Set by `stop()`: the round that must end before finishing.
     private(set) var stopAfterRound: Int?
-    /// A purge is under way (``holdChanged(purging:suspended:)``).
-    var purging = false
-    /// The app is suspended (``holdChanged(purging:suspended:)``).
-    var suspended = false
+    /// Purges under way (``purgeStarted(_:)``, ``purgeEnded()``).
+    private var purges = 0
+    /// The app is suspended (``suspendRequested(_:)``, ``resumeRequested()``).
+    private(set) var isSuspended = false
+    /// Callers waiting until the hold holds no records: purges and suspensions.
+    private var holdWaiters: [Waiter] = []
+    /// The request in flight, for a hold to cancel.
+    private var inFlight: Request?
     /// When ended processes' queues are adopted next, on a shared folder.
     var nextAdoption: Instant
     /// `flush()` callers waiting for an adoption before their round.
-    var flushesAwaitingAdoption: [UInt64] = []
+    var flushesAwaitingAdoption: [Waiter] = []
 
     init(configuration: Configuration, random: Random, now: Instant) {
         self.configuration = configuration
@@ -176,23 +118,24 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
     }
 
     /// `flush()` was called: its waiter is resumed after a round that starts now or
-    /// later ends, at once while backing off, held by the network path, or stopped.
-    /// On a shared folder, the round waits for an adoption first (``Step/adopt``).
-    mutating func flushRequested(id: UInt64, now: Instant) -> [Effect] {
-        if case .finished = phase { return [.resumeFlushWaiters([id])] }
+    /// later ends, at once while backing off, held by the network path, suspended or
+    /// stopped. On a shared folder, the round waits for an adoption first (``Step/adopt``).
+    mutating func flushRequested(_ waiter: Waiter, now: Instant) -> [Effect] {
+        if case .finished = phase { return [.resume([waiter])] }
+        guard !isSuspended else { return [.resume([waiter])] }
         if configuration.adoptsOrphans && !isHeld {
-            flushesAwaitingAdoption.append(id)
+            flushesAwaitingAdoption.append(waiter)
             return []
         }
-        return flushRequestedAfterAdoption(id: id, now: now)
+        return flushRequestedAfterAdoption(waiter, now: now)
     }
 
     /// A flush whose adoption is done (or needs none).
-    mutating func flushRequestedAfterAdoption(id: UInt64, now: Instant) -> [Effect] {
-        if case .finished = phase { return [.resumeFlushWaiters([id])] }
-        if let backoffUntil, now < backoffUntil { return [.resumeFlushWaiters([id])] }
-        if isHeldByPath { return [.resumeFlushWaiters([id])] }
-        flushWaiters.append((id, roundsStarted))
+    mutating func flushRequestedAfterAdoption(_ waiter: Waiter, now: Instant) -> [Effect] {
+        if case .finished = phase { return [.resume([waiter])] }
+        if let backoffUntil, now < backoffUntil { return [.resume([waiter])] }
+        if isHeldByPath { return [.resume([waiter])] }
+        flushWaiters.append((waiter, roundsStarted))
         return []
     }
 
@@ -210,7 +153,7 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
         }
         guard isHeldByPath, !flushWaiters.isEmpty else { return [] }
         defer { flushWaiters = [] }
-        return [.resumeFlushWaiters(flushWaiters.map(\.id))]
+        return [.resume(flushWaiters.map(\.waiter))]
     }
 
     /// No round may start: the path is unreachable, or expensive or constrained with
@@ -222,9 +165,13 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
     }
 
     /// `stop()` was called: finish after a round that starts now or later, at once
-    /// while backing off or held by the network path.
-    mutating func stopRequested() {
+    /// while backing off, held by the network path or suspended. The waiter is
+    /// resumed when the machine finishes (at once if it has).
+    mutating func stopRequested(_ waiter: Waiter) -> [Effect] {
+        if case .finished = phase { return [.resume([waiter])] }
+        stopWaiters.append(waiter)
         if stopAfterRound == nil { stopAfterRound = roundsStarted + 1 }
+        return []
     }
 
     /// The records read for this round are gone (purged): forget them, ignore the
@@ -248,8 +195,10 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
         return []
     }
 
-    /// The collector answered the request of the last ``Step/send(_:)``.
+    /// The collector answered the request of the last ``Step/send(_:)``. Ignored when
+    /// a hold abandoned the batch meanwhile: its records must not be acknowledged.
     mutating func answered(_ answer: Answer, now: Instant) -> [Effect] {
+        inFlight = nil
         guard case .sending(var batch) = phase, let range = batch.pending.first else { return [] }
         var effects: [Effect] = []
         switch answer {
@@ -301,15 +250,91 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
         return effects
     }
 
+    // MARK: Holds: purges and suspensions
+
+    /// Whether a purge or a suspension holds the uploader: no request may start, no
+    /// adoption go on, no records stay read. The only place that knows.
+    var isHeld: Bool {
+        purges > 0 || isSuspended
+    }
+
+    /// A purge began: hold until ``purgeEnded()``. The waiter is resumed once the driver
+    /// holds no records read before (``Step/hold(resuming:)``), at once when stopped.
+    mutating func purgeStarted(_ waiter: Waiter) -> [Effect] {
+        if case .finished = phase { return [.resume([waiter])] }
+        purges += 1
+        holdWaiters.append(waiter)
+        return holdBegan()
+    }
+
+    /// The purge is done: the round it abandoned starts over once no hold remains.
+    mutating func purgeEnded() {
+        purges = max(0, purges - 1)
+    }
+
+    /// The app is about to be suspended: hold, holding no records and sending nothing,
+    /// until ``resumeRequested()``. Returns whether this call began the suspension; the
+    /// waiter is resumed once the driver holds no records (at once when the machine was
+    /// suspended already or stopped).
+    mutating func suspendRequested(_ waiter: Waiter) -> (began: Bool, effects: [Effect]) {
+        let began = !isSuspended
+        isSuspended = true
+        if case .finished = phase { return (began, [.resume([waiter])]) }
+        guard began else { return (false, [.resume([waiter])]) }
+        holdWaiters.append(waiter)
+        return (true, holdBegan())
+    }
+
+    /// The app came back: read and send again. Does nothing when not suspended.
+    mutating func resumeRequested() {
+        isSuspended = false
+    }
+
+    /// The driver is about to start the request for the last ``Step/send(_:)``:
+    /// whether it may (no hold began since). The machine keeps it to cancel it when
+    /// a hold begins; ``answered(_:now:)`` forgets it.
+    mutating func requestStarting(_ request: Request) -> Bool {
+        guard mayStartRequest else { return false }
+        inFlight = request
+        return true
+    }
+
+    /// Whether the batch of the last ``Step/send(_:)`` may still be sent.
+    var mayStartRequest: Bool {
+        guard !isHeld, case .sending = phase else { return false }
+        return true
+    }
+
+    /// A hold began: abandon the round, cancel the request in flight.
+    private mutating func holdBegan() -> [Effect] {
+        abandonBatch()
+        guard let request = inFlight else { return [] }
+        inFlight = nil
+        return [.cancel(request)]
+    }
+
+    /// The step while held, if held, or to resume those who waited for a hold that
+    /// ended before the driver asked (it holds no records read before). A stop during a suspension finishes at once:
+    /// nothing may be sent while suspended, and the events stay for the next start.
+    /// A stop during a purge waits for the purge to end.
+    private mutating func nextHeld() -> Step? {
+        guard isHeld else {
+            guard !holdWaiters.isEmpty else { return nil }
+            defer { holdWaiters = [] }
+            return .holdEnded(resuming: holdWaiters)
+        }
+        abandonBatch()
+        if purges == 0, stopAfterRound != nil { return finish() }
+        defer { holdWaiters = [] }
+        return .hold(resuming: holdWaiters)
+    }
+
     // MARK: The next step
 
     /// What the driver does now.
     mutating func next(now: Instant) -> Step {
-        if case .finished = phase { return .finish }
-        if isHeld {
-            abandonBatch()
-            return .hold
-        }
+        if case .finished = phase { return .finish(resuming: []) }
+        if let held = nextHeld() { return held }
         if isAdoptionDue(now: now) { return .adopt }
         return nextUnheld(now: now)
     }
@@ -317,7 +342,7 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
     private mutating func nextUnheld(now: Instant) -> Step {
         switch phase {
         case .finished:
-            return .finish
+            return .finish(resuming: [])
         case .reading where !path.isReachable, .sending where !path.isReachable:
             // The path went away: end the round; what was read stays queued, unacknowledged.
             phase = .idle
@@ -338,24 +363,19 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
                 // No attempt without a path: the events stay for the next start, and
                 // only an input (a new path, a backlog, a stop) wakes the driver.
                 if stopAfterRound != nil {
-                    phase = .finished
-                    return .finish
+                    return finish()
                 }
                 return waitForInput(until: nil)
             }
             if let backoffUntil, now < backoffUntil {
                 // No last attempt while backing off: the events stay for the next start.
                 if stopAfterRound != nil {
-                    phase = .finished
-                    return .finish
+                    return finish()
                 }
                 return waitForInput(until: backoffUntil)
             }
             backoffUntil = nil
-            if let stopAfterRound, roundsEnded >= stopAfterRound {
-                phase = .finished
-                return .finish
-            }
+            if let stopAfterRound, roundsEnded >= stopAfterRound { return finish() }
             let due = lastRoundEnd + configuration.flushInterval
             let start =
                 roundWanted || stopAfterRound != nil || !flushWaiters.isEmpty || backlog >= configuration.flushAt
@@ -369,6 +389,17 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
     }
 
     // MARK: Helpers
+
+    /// Ends the machine and hands over every caller still waiting.
+    private mutating func finish() -> Step {
+        phase = .finished
+        let waiters = flushWaiters.map(\.waiter) + flushesAwaitingAdoption + holdWaiters + stopWaiters
+        flushWaiters = []
+        flushesAwaitingAdoption = []
+        holdWaiters = []
+        stopWaiters = []
+        return .finish(resuming: waiters)
+    }
 
     private mutating func split(_ batch: inout Batch) {
         let range = batch.pending.removeFirst()
@@ -401,7 +432,7 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
         // Waiters who called before this round started are covered by it.
         let covered = flushWaiters.filter { $0.roundsStarted < roundsEnded }
         flushWaiters.removeAll { $0.roundsStarted < roundsEnded }
-        return covered.isEmpty ? [] : [.resumeFlushWaiters(covered.map(\.id))]
+        return covered.isEmpty ? [] : [.resume(covered.map(\.waiter))]
     }
 
     /// An attempt failed: keep what was not acknowledged, back off, release flush
@@ -415,7 +446,7 @@ struct UploadStateMachine<Random: RandomNumberGenerator> {
         roundWanted = true
         var effects: [Effect] = [.report(report), .countRetry]
         if !flushWaiters.isEmpty {
-            effects.append(.resumeFlushWaiters(flushWaiters.map(\.id)))
+            effects.append(.resume(flushWaiters.map(\.waiter)))
             flushWaiters = []
         }
         return effects

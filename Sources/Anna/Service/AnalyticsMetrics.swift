@@ -22,6 +22,16 @@ public struct AnalyticsMetrics: Sendable, Hashable {
     /// Events dropped for one provider because its lane was full
     /// (``AnalyticsService/Configuration/providerLimit``), by provider name.
     public var overflowed: [String: Int] = [:]
+    /// Every event a provider will never deliver, by provider name and reason: the
+    /// number to alert on. It sums the losses counted in three places, from the intake
+    /// to the disk: ``dropped`` (the service dropped the event before any provider saw
+    /// it, so every provider lost it), ``overflowed`` (under ``DropReason/overflow``)
+    /// and what the provider dropped itself after receiving it (``HTTPBatchProvider``'s
+    /// ``HTTPBatchProvider/Metrics/dropped``: its disk and age caps, refusals, failed
+    /// writes). Some reasons are the app's choice (``DropReason/consent``,
+    /// ``DropReason/optOut``, ``DropReason/purged``, ``DropReason/stage``); the others
+    /// are losses to look into. Events in batches a provider threw on are in ``failed``.
+    public var lost: [String: [DropReason: Int]] = [:]
 
     /// Creates empty counts.
     package init() {}

@@ -309,7 +309,8 @@ public final class AnalyticsService: Sendable {
 
     // MARK: Metrics
 
-    /// What the service counted so far.
+    /// What the service counted so far. ``AnalyticsMetrics/lost`` sums every loss, per
+    /// provider and reason.
     public var metrics: AnalyticsMetrics {
         let (reported, optOut, shutdown, overflow) = intake.withLock {
             ($0.reported, $0.droppedOptOut, $0.droppedShutdown, $0.droppedOverflow)
@@ -318,6 +319,16 @@ public final class AnalyticsService: Sendable {
         metrics.reported = reported
         for (reason, count) in [(DropReason.optOut, optOut), (.shutdown, shutdown), (.overflow, overflow)] where count > 0 {
             metrics.dropped[reason, default: 0] += count
+        }
+        for lane in lanes {
+            var lost = metrics.dropped
+            if let overflowed = metrics.overflowed[lane.name], overflowed > 0 {
+                lost[.overflow, default: 0] += overflowed
+            }
+            if let provider = lane.provider as? any DropCounting {
+                for (reason, count) in provider.droppedEvents where count > 0 { lost[reason, default: 0] += count }
+            }
+            metrics.lost[lane.name] = lost
         }
         return metrics
     }

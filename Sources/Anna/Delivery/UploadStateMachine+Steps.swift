@@ -1,0 +1,38 @@
+/// What the machine asks of its driver: the next step, and the effects of an input.
+extension UploadStateMachine {
+    /// What the driver does next.
+    enum Step {
+        /// Read the next batch from the queue and report its count with ``batchRead(count:now:)``.
+        case read(maxRecords: Int, maxBytes: Int)
+        /// Send these records of the batch read last; report with ``answered(_:now:)``.
+        case send(Range<Int>)
+        /// Wait for an input or until the instant (`nil`: for an input).
+        case wait(until: Instant?)
+        /// A purge or a suspension holds the uploader: forget the batch read last,
+        /// resume these callers waiting for the hold (no records are held), wait for an input.
+        case hold(resuming: [Waiter])
+        /// A hold began and ended while the driver was busy: forget the batch read
+        /// last, resume these callers waiting for the hold, then ask again.
+        case holdEnded(resuming: [Waiter])
+        /// Move ended processes' queues into this one, then report ``adopted(now:)``.
+        case adopt
+        /// Stop: end the thread, then resume these waiters: every caller still waiting.
+        case finish(resuming: [Waiter])
+    }
+
+    /// What the driver does on the side, in order.
+    enum Effect {
+        /// Acknowledge these records of the batch read last; count them.
+        case acknowledge(Range<Int>, delivered: Int, rejected: Int, tooLarge: Int)
+        /// Pass this to the error handler.
+        case report(DeliveryError)
+        /// Count a failed attempt (``HTTPBatchProvider/Metrics/retried``).
+        case countRetry
+        /// Resume these callers.
+        case resume([Waiter])
+        /// Cancel this request in flight: a hold began, its answer is ignored.
+        case cancel(Request)
+    }
+}
+
+extension UploadStateMachine.Step: Equatable where Waiter: Equatable {}

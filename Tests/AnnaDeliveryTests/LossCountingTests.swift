@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+@_spi(DurableQueue) @testable import Anna
+
+/// Issue 34: one view of every loss, and a `persisted` that no longer counts what a
+/// cap deleted.
+@Suite struct LossCountingTests {
+    @Test func theServiceSumsEveryLossPerProviderAndReason() async throws {
+        let provider = try HTTPBatchProvider(
+            endpoint: URL(string: "http://127.0.0.1:9/v1/batch")!, writeKey: "k", storage: .memory(limit: 16 << 10),
+            configuration: .init(flushAt: 1_000_000, flushInterval: .seconds(3600)))
+        provider.networkPathChanged(NetworkPath(isReachable: false))
+        let analytics = AnalyticsService(providers: [provider])
+        for number in 0..<400 { analytics.report(.numbered(number, padding: 200)) }
+        await analytics.flush()
+        await analytics.shutdown()
+        analytics.report(.numbered(400))
+
+        let http = provider.metrics
+        let capacity = http.dropped(.capacity)
+        #expect(capacity > 0, "the disk cap deleted the oldest")
+        #expect(http.persisted == http.backlog, "nothing was delivered: what is persisted is what waits")
+        #expect(http.persisted + capacity == http.queued, "every event accepted, and what was deleted is no longer persisted")
+
+        let metrics = analytics.metrics
+        #expect(metrics.dropped(.shutdown) == 1)
+        #expect(metrics.lost[provider.name] == [.capacity: capacity, .shutdown: 1], "one view from the intake to the disk cap")
+    }
+}
