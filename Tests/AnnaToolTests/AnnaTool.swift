@@ -34,11 +34,34 @@ enum AnnaTool {
 
     /// Runs `anna ARGUMENTS` in `directory` and waits for it.
     static func run(_ arguments: [String], in directory: URL? = nil, executable: URL = executable) throws -> Result {
-        let launch = try Launch(arguments, in: directory, executable: executable)
-        defer { launch.removeFiles() }
-        try launch.process.run()
-        launch.process.waitUntilExit()
-        return launch.result(status: launch.process.terminationStatus)
+        var attempt = 0
+        while true {
+            let launch = try Launch(arguments, in: directory, executable: executable)
+            defer { launch.removeFiles() }
+            do {
+                try launch.process.run()
+            } catch where isBusy(error) && attempt < busyRetries {
+                attempt += 1
+                usleep(50_000)
+                continue
+            }
+            launch.process.waitUntilExit()
+            return launch.result(status: launch.process.terminationStatus)
+        }
+    }
+
+    /// How often a launch is tried again while the executable is busy.
+    private static let busyRetries = 40
+
+    /// Whether starting a process failed with ETXTBSY: a test copied the executable
+    /// while another test's process was being spawned, which inherited the copy's
+    /// open file until its `exec`; the file is free again a moment later.
+    private static func isBusy(_ error: any Error) -> Bool {
+        let error = error as NSError
+        let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+        return (error.domain == NSPOSIXErrorDomain && error.code == Int(ETXTBSY))
+            || (underlying?.domain == NSPOSIXErrorDomain && underlying?.code == Int(ETXTBSY))
+            || "\(error)".contains("Text file busy")
     }
 
     /// Runs a process as ``run(_:in:executable:)`` does, suspending until it ends
@@ -46,18 +69,28 @@ enum AnnaTool {
     /// of the few threads Swift Testing runs every other suite's tests on (two on two
     /// cores), where those tests' time limits keep running.
     static func runWithoutBlocking(_ arguments: [String], in directory: URL? = nil, executable: URL = executable) async throws -> Result {
-        let launch = try Launch(arguments, in: directory, executable: executable)
-        defer { launch.removeFiles() }
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            launch.process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+        var attempt = 0
+        while true {
+            let launch = try Launch(arguments, in: directory, executable: executable)
+            defer { launch.removeFiles() }
+            let status: Int32
             do {
-                try launch.process.run()
-            } catch {
-                launch.process.terminationHandler = nil
-                continuation.resume(throwing: error)
+                status = try await withCheckedThrowingContinuation { continuation in
+                    launch.process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+                    do {
+                        try launch.process.run()
+                    } catch {
+                        launch.process.terminationHandler = nil
+                        continuation.resume(throwing: error)
+                    }
+                }
+            } catch where isBusy(error) && attempt < busyRetries {
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(50))
+                continue
             }
+            return launch.result(status: status)
         }
-        return launch.result(status: status)
     }
 
     /// A process whose standard output and error go to temporary files.
