@@ -1,5 +1,6 @@
 #if canImport(ObjectiveC)
 import Anna
+import AnnaFocusPaths
 import Foundation
 import ObjectiveC
 

@@ -1,4 +1,5 @@
 import Anna
+import AnnaFocusPaths
 import Foundation
 
 /// A task bundle's payload: task sets as data, each with the fingerprint of the event

@@ -1,4 +1,5 @@
 import Anna
+import AnnaFocusPaths
 import Foundation
 
 /// A ``Anna/ManagerDelegate`` that keeps what the manager's tasks produced, for tests.

@@ -1,4 +1,4 @@
-@_spi(Capture) import Anna
+@_spi(Capture) import AnnaFocusPaths
 
 /// A control: the user's touches are dispatched by the window as one touch sequence,
 /// in which the control sends its actions, as UIKit's `UIControl` does. Whether an

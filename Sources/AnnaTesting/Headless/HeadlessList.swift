@@ -1,4 +1,4 @@
-@_spi(Capture) import Anna
+@_spi(Capture) import AnnaFocusPaths
 
 /// A list cell, reused by its list for other rows.
 public final class HeadlessTableCell: HeadlessView {

@@ -1,4 +1,4 @@
-@_spi(Capture) import Anna
+@_spi(Capture) import AnnaFocusPaths
 
 /// The base of AnnaTesting's headless responder tree: plain objects whose parent and
 /// redirect rules mirror UIKit's responder chain, for focus-path tests on any platform.

@@ -1,4 +1,4 @@
-@_spi(Capture) import Anna
+@_spi(Capture) import AnnaFocusPaths
 
 /// A view controller. Its parent is its container (navigation or tab), the screen that
 /// presented it, or the window. A screen redirects a screen it presented to itself, so

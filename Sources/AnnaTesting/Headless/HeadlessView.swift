@@ -1,4 +1,4 @@
-@_spi(Capture) import Anna
+@_spi(Capture) import AnnaFocusPaths
 
 /// A view. Its parent is its screen when it is the screen's root view, otherwise its
 /// superview. Whether it has appeared is decided by the capture core from its facts
