@@ -2,7 +2,7 @@ import Anna
 import AnnaFocusPaths
 import Foundation
 
-/// A ``Anna/ManagerDelegate`` that keeps what the manager's tasks produced, for tests.
+/// A ``AnnaFocusPaths/ManagerDelegate`` that keeps what the manager's tasks produced, for tests.
 ///
 /// ```swift
 /// let delegate = RecordingManagerDelegate()
