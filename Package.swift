@@ -6,6 +6,10 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "Anna", targets: ["Anna"]),
+        // Focus paths (`Manager`, `Node`, `Analyzer`), automatic capture's core and tasks,
+        // the original Anna's half. An app that only reports typed events leaves it out;
+        // generated code imports it only when its spec declares tasks.
+        .library(name: "AnnaFocusPaths", targets: ["AnnaFocusPaths"]),
         // Apple platforms: the app's or extension's lifecycle (`AppLifecycle.platform`),
         // background time, and key-value observing. Safe in app extensions.
         .library(name: "AnnaApple", targets: ["AnnaApple"]),
@@ -63,17 +67,21 @@ let package = Package(
         .target(
             name: "Anna", dependencies: ["AnnaRules", "CAnnaZlib", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("PrivacyInfo.xcprivacy")]),
+        // Focus paths, the capture core and tasks: `Manager`, `Node`, `Analyzer` and the
+        // rules automatic capture applies. Reports through `Anna`'s service, which it
+        // re-exports; `Anna` cannot see it.
+        .target(name: "AnnaFocusPaths", dependencies: ["Anna"]),
         // The Apple adapters: each only forwards platform callbacks to the capture core
         // and the lifecycle source in `Anna`, where every decision is made and tested.
         // Apart from `Anna`, so that a mistake in one cannot break `import Anna`; their
         // sources are inside `#if canImport(...)`, so on Linux they build empty.
-        .target(name: "AnnaApple", dependencies: ["Anna"]),
-        .target(name: "AnnaUIKit", dependencies: ["Anna"]),
-        .target(name: "AnnaSwiftUI", dependencies: ["Anna"]),
-        .target(name: "AnnaTesting", dependencies: ["Anna"]),
+        .target(name: "AnnaApple", dependencies: ["Anna", "AnnaFocusPaths"]),
+        .target(name: "AnnaUIKit", dependencies: ["Anna", "AnnaFocusPaths"]),
+        .target(name: "AnnaSwiftUI", dependencies: ["Anna", "AnnaFocusPaths"]),
+        .target(name: "AnnaTesting", dependencies: ["Anna", "AnnaFocusPaths"]),
         .target(
             name: "AnnaLiveTasks",
-            dependencies: ["Anna", .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["LiveTasks"]))]),
+            dependencies: ["Anna", "AnnaFocusPaths", .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["LiveTasks"]))]),
         // Makes signing keys and signs task bundles; `anna bundle --sign` runs it. Apart
         // from `anna`, which the build plugin runs, so no build compiles swift-crypto
         // unless it signs.
@@ -147,12 +155,12 @@ let package = Package(
             dependencies: ["anna"]
         ),
 
-        .testTarget(name: "AnnaTests", dependencies: ["Anna", "AnnaTesting"]),
+        .testTarget(name: "AnnaTests", dependencies: ["Anna", "AnnaFocusPaths", "AnnaTesting"]),
         // Focus paths on AnnaTesting's headless responder tree, with tasks generated
         // from master-detail.anna.yml by the build plugin.
         .testTarget(
             name: "AnnaFocusPathTests",
-            dependencies: ["Anna", "AnnaTesting"],
+            dependencies: ["Anna", "AnnaFocusPaths", "AnnaTesting"],
             plugins: [.plugin(name: "AnnaPlugin")]
         ),
         .testTarget(
@@ -177,15 +185,15 @@ let package = Package(
         // ArticleSnippets.swift and run, against the README's spec (catalog.anna.yml).
         .testTarget(
             name: "AnnaDocumentationTests",
-            dependencies: ["Anna", "AnnaTesting"],
+            dependencies: ["Anna", "AnnaFocusPaths", "AnnaTesting"],
             plugins: [.plugin(name: "AnnaPlugin")]
         ),
         // Compiles and exercises the golden generated sources.
-        .testTarget(name: "AnnaGoldenTests", dependencies: ["Anna"]),
+        .testTarget(name: "AnnaGoldenTests", dependencies: ["Anna", "AnnaFocusPaths"]),
         // Signed bundles loaded into a manager, with tasks generated from store.anna.yml.
         .testTarget(
             name: "AnnaLiveTasksTests",
-            dependencies: ["AnnaLiveTasks", "Anna", "AnnaTesting"],
+            dependencies: ["AnnaLiveTasks", "Anna", "AnnaFocusPaths", "AnnaTesting"],
             exclude: ["Fixtures"],
             plugins: [.plugin(name: "AnnaPlugin")]
         ),

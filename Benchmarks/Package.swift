@@ -40,6 +40,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Anna", package: "Anna"),
+                .product(name: "AnnaFocusPaths", package: "Anna"),
                 .product(name: "AnnaLiveTasks", package: "Anna"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -20,9 +20,12 @@ LAYERS = {
         "Providers",   # the provider contract and its rules (profiles, naming, PII), simple providers
         "Delivery",    # durable queues, uploads, the HTTP batch provider: a provider, unaware of the service
         "Service",     # AnalyticsService: intake, pipeline, identity persistence, lanes fanning out to providers
+    ],
+    # A module on top of Anna, which the compiler keeps from seeing it; inside, one way too.
+    "Sources/AnnaFocusPaths": [
         "FocusPath",   # Manager, Node, Analyzer: the responder-chain paths, reporting through the service
         "Capture",     # automatic capture rules over focus paths
-        "LiveTasks",   # task descriptions, catalogs, loading and reloading tasks into a Manager
+        "LiveTasks",   # task descriptions, loading and reloading tasks into a Manager
     ],
     "Sources/_AnnaGeneratorCore": [
         "Diagnostics",

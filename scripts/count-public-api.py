@@ -8,7 +8,8 @@ library. Counted: types (struct, class, enum, protocol, typealias, actor), and e
 declaration (types, their members, enum cases, free functions and variables, members
 of public extensions and of public protocols).
 
-Usage: scripts/count-public-api.py [--list] [--max-types N --max-declarations N]
+Usage: scripts/count-public-api.py [--list] [--max-types N --max-declarations N] [--modules A,B]
+`--modules AnnaFocusPaths` counts what the focus-path module adds (it re-exports Anna).
 Run after a debug build (`swift build`, or `swift test`). Prints the counts per module
 and, with --list, every counted declaration. With the limits, exits 1 above them."""
 import argparse, collections, glob, json, os, subprocess, sys, tempfile
@@ -58,7 +59,8 @@ def main():
                     print(f"  {s['kind']['identifier'].removeprefix('swift.'):14} {'.'.join(s['pathComponents'])}")
             total_types += len(types)
             total_declarations += len(symbols)
-    print(f"import Anna: {total_types} public types, {total_declarations} public declarations")
+    what = "import Anna" if options.modules == "Anna,AnnaRules" else " + ".join(options.modules.split(","))
+    print(f"{what}: {total_types} public types, {total_declarations} public declarations")
     over = []
     if options.max_types is not None and total_types > options.max_types:
         over.append(f"{total_types} types > {options.max_types}")

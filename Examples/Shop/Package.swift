@@ -9,9 +9,10 @@ let package = Package(
     ],
     targets: [
         // The tracking spec lives here; the plugin turns it into typed Swift at build time.
+        // The spec declares tasks, so the generated file imports AnnaFocusPaths too.
         .target(
             name: "ShopAnalytics",
-            dependencies: [.product(name: "Anna", package: "Anna")],
+            dependencies: [.product(name: "Anna", package: "Anna"), .product(name: "AnnaFocusPaths", package: "Anna")],
             plugins: [.plugin(name: "AnnaPlugin", package: "Anna")]
         ),
         .executableTarget(

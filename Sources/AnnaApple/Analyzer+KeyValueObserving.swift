@@ -1,15 +1,16 @@
 #if canImport(ObjectiveC)
 import Anna
+import AnnaFocusPaths
 import Foundation
 import ObjectiveC
 
 // Not compiled on Linux (no Objective-C runtime there): written against Foundation's
 // `NSObject.observe(_:options:changeHandler:)` as the SDK declares it; see the ApplePlatforms article.
 extension Analyzer {
-    /// Records an ``Anna/FocusEvent/Name/updated`` event for `name` with the property's
+    /// Records an ``AnnaFocusPaths/FocusEvent/Name/updated`` event for `name` with the property's
     /// value now and whenever it changes, through key-value observing (`@objc dynamic`
     /// properties of `NSObject` subclasses, UIKit's own included). Equal values in a
-    /// row are recorded once. Stops at ``Anna/Analyzer/detach()`` or when the object
+    /// row are recorded once. Stops at ``AnnaFocusPaths/Analyzer/detach()`` or when the object
     /// goes away.
     ///
     /// ```swift

@@ -1,4 +1,5 @@
 import Anna
+import AnnaFocusPaths
 import Foundation
 
 // Verifying needs swift-crypto: compiled with Anna's `LiveTasks` trait.

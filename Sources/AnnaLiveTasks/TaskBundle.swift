@@ -1,8 +1,9 @@
 import Anna
+import AnnaFocusPaths
 import Foundation
 
 /// A task bundle's payload: task sets as data, each with the fingerprint of the event
-/// catalog it was checked against. `anna bundle` writes it; ``Anna/Manager/load(bundle:verifier:catalogs:)``
+/// catalog it was checked against. `anna bundle` writes it; ``AnnaFocusPaths/Manager/load(bundle:verifier:catalogs:)``
 /// reads it once its signature checks.
 public struct TaskBundle: Sendable, Hashable, Decodable {
     /// The payload format this version reads.

@@ -19,7 +19,7 @@ public struct TaskBundleError: Error, Sendable, Hashable, CustomStringConvertibl
         /// A set was checked against another catalog than the app's.
         case catalogMismatch
         /// A task reports an undeclared event, a value of another type, or is
-        /// otherwise invalid (``Anna/TaskError``).
+        /// otherwise invalid (``AnnaFocusPaths/TaskError``).
         case invalidTasks
     }
 

@@ -1,5 +1,6 @@
 #if canImport(SwiftUI)
 import Anna
+import AnnaFocusPaths
 import SwiftUI
 
 // Built empty on Linux, compiled for iOS by scripts/check-apple-sdk.sh; written against

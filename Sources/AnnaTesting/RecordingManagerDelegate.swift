@@ -1,7 +1,8 @@
 import Anna
+import AnnaFocusPaths
 import Foundation
 
-/// A ``Anna/ManagerDelegate`` that keeps what the manager's tasks produced, for tests.
+/// A ``AnnaFocusPaths/ManagerDelegate`` that keeps what the manager's tasks produced, for tests.
 ///
 /// ```swift
 /// let delegate = RecordingManagerDelegate()

@@ -1,7 +1,7 @@
 import Anna
 import Foundation
 
-/// A clock tests move by hand, for ``Anna/Manager/init(service:tasks:clock:standardOutput:)``.
+/// A clock tests move by hand, for ``AnnaFocusPaths/Manager/init(service:tasks:clock:standardOutput:)``.
 ///
 /// ```swift
 /// let clock = TestClock()

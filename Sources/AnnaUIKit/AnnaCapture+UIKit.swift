@@ -1,5 +1,5 @@
 #if canImport(UIKit) && !os(watchOS)
-@_spi(Capture) import Anna
+@_spi(Capture) import AnnaFocusPaths
 import UIKit
 
 // The UIKit adapter only forwards UIKit's callbacks to the capture core (`AnnaCapture`,

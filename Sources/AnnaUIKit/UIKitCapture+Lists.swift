@@ -1,5 +1,5 @@
 #if canImport(UIKit) && !os(watchOS)
-@_spi(Capture) import Anna
+@_spi(Capture) import AnnaFocusPaths
 import ObjectiveC
 import UIKit
 

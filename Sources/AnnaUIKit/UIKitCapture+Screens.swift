@@ -1,5 +1,5 @@
 #if canImport(UIKit) && !os(watchOS)
-@_spi(Capture) import Anna
+@_spi(Capture) import AnnaFocusPaths
 import ObjectiveC
 import UIKit
 
@@ -125,7 +125,7 @@ extension UIKitCapture {
         return nil
     }
 
-    /// A view's facts as ``Anna/ViewFacts`` defines them; `list` is the list a cell is in.
+    /// A view's facts as ``AnnaFocusPaths/ViewFacts`` defines them; `list` is the list a cell is in.
     static func facts(of view: UIView, in list: UIView? = nil) -> ViewFacts {
         let host = list ?? view
         var hidden = false

@@ -1,11 +1,11 @@
 #if canImport(UIKit) && !os(watchOS)
-@_spi(Capture) import Anna
+@_spi(Capture) import AnnaFocusPaths
 import ObjectiveC
 import UIKit
 
 /// Every responder can have an analyzer, as in the original Anna: a view, a view
 /// controller, a cell or a control records once its analyzer is named
-/// (``Anna/Analyzer/enable(naming:)``) or added as a sub analyzer; until then it costs
+/// (``AnnaFocusPaths/Analyzer/enable(naming:)``) or added as a sub analyzer; until then it costs
 /// nothing, and no analyzer is made for it.
 ///
 /// ```swift
@@ -40,7 +40,7 @@ extension UIResponder: Analyzable {
     }
 
     /// Makes this responder the top of the focus paths: its analyzer becomes the
-    /// manager's ``Anna/RootAnalyzer``. Call it on the application delegate (or the
+    /// manager's ``AnnaFocusPaths/RootAnalyzer``. Call it on the application delegate (or the
     /// application) at launch.
     /// - Parameter manager: The focus-path manager.
     public nonisolated func useRootAnalyzer(of manager: Manager) {

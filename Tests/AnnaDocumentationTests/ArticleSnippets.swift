@@ -3,6 +3,7 @@
 // ANNA_RECORD_SNIPPETS=1 swift test --filter ArticleSnippetsFileTests (if this file no
 // longer compiles, empty it first)
 import Anna
+import AnnaFocusPaths
 import AnnaTesting
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-@_spi(Capture) import Anna
+@_spi(Capture) import AnnaFocusPaths
 @_spi(Capture) import AnnaTesting
 import Foundation
 import Testing

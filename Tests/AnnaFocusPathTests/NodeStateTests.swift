@@ -1,4 +1,5 @@
 import Anna
+import AnnaFocusPaths
 import AnnaTesting
 import Foundation
 import Testing

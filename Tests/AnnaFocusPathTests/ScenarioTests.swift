@@ -1,4 +1,5 @@
 @_spi(Generated) import Anna
+@_spi(Generated) import AnnaFocusPaths
 import AnnaTesting
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import Anna
+import AnnaFocusPaths
 import AnnaTesting
 
 /// The seed README's master screen: a table of items, named "master".

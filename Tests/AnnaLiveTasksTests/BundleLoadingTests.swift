@@ -1,6 +1,7 @@
 // Signed bundles need swift-crypto: Anna's `LiveTasks` trait (`swift test --traits LiveTasks`; CI enables all traits).
 #if LiveTasks
 @_spi(Generated) import Anna
+@_spi(Generated) import AnnaFocusPaths
 import AnnaLiveTasks
 import AnnaTesting
 import Crypto

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Anna
+@testable import AnnaFocusPaths
 
 /// The ownership checks of debug builds (issue 22): state a queue owns, read off that
 /// queue, and code documented "under the lock" run without it, stop the process. Exit

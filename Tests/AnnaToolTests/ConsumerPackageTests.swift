@@ -27,8 +27,10 @@ import Testing
                     platforms: [.macOS(.v13), .iOS(.v16)],
                     dependencies: [.package(name: "Anna", path: "\(AnnaTool.packageRoot.path)"\(traitList))],
                     targets: [
+                        // The spec declares tasks: the generated file imports AnnaFocusPaths.
                         .target(
-                            name: "App", dependencies: [.product(name: "Anna", package: "Anna")],
+                            name: "App",
+                            dependencies: [.product(name: "Anna", package: "Anna"), .product(name: "AnnaFocusPaths", package: "Anna")],
                             plugins: [.plugin(name: "AnnaPlugin", package: "Anna")]),
                     ],
                     swiftLanguageModes: [.v6]

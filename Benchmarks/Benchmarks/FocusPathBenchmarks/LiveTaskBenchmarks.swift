@@ -1,4 +1,5 @@
 @_spi(Generated) import Anna
+@_spi(Generated) import AnnaFocusPaths
 import AnnaLiveTasks
 import Benchmark
 import Crypto

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A type that converts to and from an ``AnalyticsValue``: what a task reads back
-/// from a node with ``Node/value(_:as:)``. Generated enums conform.
+/// from a node with `Node.value(_:as:)` (AnnaFocusPaths). Generated enums conform.
 public protocol AnalyticsValueRepresentable: AnalyticsValueConvertible {
     /// Creates the value, or `nil` when the analytics value is of another type.
     init?(analyticsValue: AnalyticsValue)
@@ -100,7 +100,7 @@ extension AnalyticsValueRepresentable where Self: RawRepresentable, RawValue == 
 
 extension AnalyticsValue {
     /// `a string`, `an int`…: for error messages.
-    var typeDescription: String {
+    package var typeDescription: String {
         switch self {
         case .string: "a string"
         case .int: "an int"

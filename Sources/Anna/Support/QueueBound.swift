@@ -4,26 +4,26 @@ import Dispatch
 /// an event loop: it is read and written only in blocks running on `queue`, and debug
 /// builds check every access (`dispatchPrecondition`); release builds check nothing.
 /// So a type that keeps such state needs no `@unchecked Sendable` of its own.
-final class QueueBound<Value>: @unchecked Sendable {
+package final class QueueBound<Value>: @unchecked Sendable {
     // @unchecked: every access to `storage` is on `queue`, checked in debug builds.
-    let queue: DispatchQueue
+    package let queue: DispatchQueue
     private var storage: Value
 
     /// Binds a value to a queue. The value is handed over here, before any block of
     /// the queue can see it.
-    init(_ value: Value, on queue: DispatchQueue) {
+    package init(_ value: Value, on queue: DispatchQueue) {
         storage = value
         self.queue = queue
     }
 
     /// Replaces the value from outside the queue, while it is inactive (created
     /// `.initiallyInactive` and not yet activated), so no block of it can run meanwhile.
-    func handOver(_ value: Value) {
+    package func handOver(_ value: Value) {
         storage = value
     }
 
     /// The value; only on `queue`.
-    var value: Value {
+    package var value: Value {
         get {
             assertOnQueue()
             return storage

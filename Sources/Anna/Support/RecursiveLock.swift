@@ -12,7 +12,7 @@ import Musl
 /// Debug builds record the thread that holds it, so that code documented "under the
 /// lock" checks that it is (``assertHeld()``); release builds record nothing.
 // @unchecked: the mutex is the synchronization; the debug holder is written only under it.
-final class RecursiveLock: @unchecked Sendable {
+package final class RecursiveLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     #if DEBUG
     /// The holder and how many times it took the lock; written only while it holds it.
@@ -20,7 +20,7 @@ final class RecursiveLock: @unchecked Sendable {
     private var depth = 0
     #endif
 
-    init() {
+    package init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         var attributes = pthread_mutexattr_t()
@@ -37,7 +37,7 @@ final class RecursiveLock: @unchecked Sendable {
     }
 
     @inline(__always)
-    func withLock<Value>(_ body: () throws -> Value) rethrows -> Value {
+    package func withLock<Value>(_ body: () throws -> Value) rethrows -> Value {
         pthread_mutex_lock(mutex)
         // Declared first, so it runs last: the debug bookkeeping below is undone
         // while the lock is still held.
@@ -56,7 +56,7 @@ final class RecursiveLock: @unchecked Sendable {
     /// Debug builds: traps unless the calling thread holds the lock. For state and
     /// functions documented "under the lock".
     @inline(__always)
-    func assertHeld(file: StaticString = #fileID, line: UInt = #line) {
+    package func assertHeld(file: StaticString = #fileID, line: UInt = #line) {
         #if DEBUG
         // The lock is recursive: its holder takes it again at once, anyone else fails.
         guard pthread_mutex_trylock(mutex) == 0 else {

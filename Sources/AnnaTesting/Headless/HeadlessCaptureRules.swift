@@ -1,4 +1,4 @@
-@_spi(Capture) import Anna
+@_spi(Capture) import AnnaFocusPaths
 
 /// The capture core's rule state of one headless application, as AnnaUIKit keeps it
 /// for the process: control actions and screen presentations (delegate hooks are

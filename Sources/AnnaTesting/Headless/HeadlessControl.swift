@@ -1,11 +1,11 @@
-@_spi(Capture) import Anna
+@_spi(Capture) import AnnaFocusPaths
 
 /// A control: the user's touches are dispatched by the window as one touch sequence,
 /// in which the control sends its actions, as UIKit's `UIControl` does. Whether an
-/// action records ``Anna/FocusEvent/Name/targetAction`` is the capture core's rule,
+/// action records ``AnnaFocusPaths/FocusEvent/Name/targetAction`` is the capture core's rule,
 /// shared with the UIKit hooks: once per touch sequence and control, only for events
 /// in which the user did something, and the same for target-action and `UIAction`
-/// handlers. The touch's end records ``Anna/FocusEvent/Name/didEndTouch``.
+/// handlers. The touch's end records ``AnnaFocusPaths/FocusEvent/Name/didEndTouch``.
 open class HeadlessControl: HeadlessView {
     /// How the control's handlers are attached, as on UIKit.
     public enum Handlers: Sendable, Hashable {
@@ -57,7 +57,7 @@ open class HeadlessControl: HeadlessView {
 
 /// A button: a tap is a touch sequence in which it sends its touch-down and
 /// touch-up-inside actions (or, with `UIAction`s, its primary action); it records
-/// ``Anna/FocusEvent/Name/targetAction`` once, is focused, and ends a touch.
+/// ``AnnaFocusPaths/FocusEvent/Name/targetAction`` once, is focused, and ends a touch.
 public final class HeadlessButton: HeadlessControl {
     /// Taps the button.
     public func tap() {

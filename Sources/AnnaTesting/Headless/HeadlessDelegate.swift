@@ -1,4 +1,4 @@
-@_spi(Capture) import Anna
+@_spi(Capture) import AnnaFocusPaths
 
 /// A callback a list sends its delegate, as UIKit's table and collection view
 /// delegates receive them.

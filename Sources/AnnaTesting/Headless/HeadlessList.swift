@@ -1,8 +1,8 @@
-@_spi(Capture) import Anna
+@_spi(Capture) import AnnaFocusPaths
 
 /// A list cell, reused by its list for other rows.
 public final class HeadlessTableCell: HeadlessView {
-    /// The cell's text; setting it records an ``Anna/FocusEvent/Name/updated`` event for `text`.
+    /// The cell's text; setting it records an ``AnnaFocusPaths/FocusEvent/Name/updated`` event for `text`.
     public var text: String? {
         didSet { if analyzer.isEnabled { analyzer.update(text, for: "text") } }
     }
@@ -32,7 +32,7 @@ public struct IndexPair: Hashable, Sendable {
 /// sub analyzer ``cellKey`` with the row's index and section (the capture core's
 /// will-display rule), so a row's node keeps its state when cells are reused; a
 /// section header displays as the sub analyzer `section`. Selecting marks the cell
-/// focused and records ``Anna/FocusEvent/Name/didSelect``.
+/// focused and records ``AnnaFocusPaths/FocusEvent/Name/didSelect``.
 open class HeadlessList: HeadlessScrollView {
     /// The rows' texts, by section.
     public private(set) var sections: [[String]] = []
@@ -122,7 +122,7 @@ open class HeadlessList: HeadlessScrollView {
         reusePool.append(cell)
     }
 
-    /// `didSelectRowAt` / `didSelectItemAt`: the cell is focused and records ``Anna/FocusEvent/Name/didSelect``.
+    /// `didSelectRowAt` / `didSelectItemAt`: the cell is focused and records ``AnnaFocusPaths/FocusEvent/Name/didSelect``.
     public func selectRow(_ row: Int, section: Int = 0) {
         let key = IndexPair(section: section, row: row)
         guard let cell = visibleCells[key] else { return }

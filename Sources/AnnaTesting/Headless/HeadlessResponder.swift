@@ -1,4 +1,4 @@
-@_spi(Capture) import Anna
+@_spi(Capture) import AnnaFocusPaths
 
 /// The base of AnnaTesting's headless responder tree: plain objects whose parent and
 /// redirect rules mirror UIKit's responder chain, for focus-path tests on any platform.
@@ -84,8 +84,8 @@ public final class HeadlessWindow: HeadlessResponder {
     }
 
     /// Makes `responder` the first responder (`nil`: none), as UIKit does: the current
-    /// one resigns (``Anna/FocusEvent/Name/didResignFirstResponder``), the new one
-    /// becomes it (``Anna/FocusEvent/Name/didBecomeFirstResponder``). Asking the first
+    /// one resigns (``AnnaFocusPaths/FocusEvent/Name/didResignFirstResponder``), the new one
+    /// becomes it (``AnnaFocusPaths/FocusEvent/Name/didBecomeFirstResponder``). Asking the first
     /// responder to become it again records nothing: the capture core decides from
     /// what it was before, as for UIKit's `becomeFirstResponder`, which returns `true`
     /// then too.

@@ -1,4 +1,4 @@
-@_spi(Capture) import Anna
+@_spi(Capture) import AnnaFocusPaths
 
 /// A view controller. Its parent is its container (navigation or tab), the screen that
 /// presented it, or the window. A screen redirects a screen it presented to itself, so
@@ -48,7 +48,7 @@ open class HeadlessScreen: HeadlessResponder {
     }
 
     /// Loads the screen if needed: ``viewDidLoad()``, then the sub analyzers an
-    /// ``Anna/AnalyzableObject`` exposes.
+    /// ``AnnaFocusPaths/AnalyzableObject`` exposes.
     public func loadViewIfNeeded() {
         guard !isLoaded else { return }
         isLoaded = true
@@ -58,7 +58,7 @@ open class HeadlessScreen: HeadlessResponder {
 
     /// `viewDidAppear`. The screen becomes visible unless a screen it presented covers
     /// it (the capture core's ``Anna/ScreenPresentations`` decides, as for UIKit):
-    /// then it records ``Anna/FocusEvent/Name/appeared`` and its views appear by their facts.
+    /// then it records ``AnnaFocusPaths/FocusEvent/Name/appeared`` and its views appear by their facts.
     open func appear() {
         loadViewIfNeeded()
         guard !isAppearedByPlatform else { return }
@@ -70,7 +70,7 @@ open class HeadlessScreen: HeadlessResponder {
     }
 
     /// `viewDidDisappear`: if the screen was visible, its views disappear, then it
-    /// records ``Anna/FocusEvent/Name/disappeared``.
+    /// records ``AnnaFocusPaths/FocusEvent/Name/disappeared``.
     open func disappear() {
         disappear(isDismissed: false)
     }

@@ -1,8 +1,8 @@
-@_spi(Capture) import Anna
+@_spi(Capture) import AnnaFocusPaths
 
 /// A view. Its parent is its screen when it is the screen's root view, otherwise its
 /// superview. Whether it has appeared is decided by the capture core from its facts
-/// (``Anna/ViewFacts``: in a window, not hidden, its screen visible), as on UIKit.
+/// (``AnnaFocusPaths/ViewFacts``: in a window, not hidden, its screen visible), as on UIKit.
 open class HeadlessView: HeadlessResponder {
     /// The superview.
     public private(set) weak var superview: HeadlessView?
@@ -84,7 +84,7 @@ open class HeadlessView: HeadlessResponder {
     }
 }
 
-/// A scroll view: dragging it records ``Anna/FocusEvent/Name/didBeginScroll``.
+/// A scroll view: dragging it records ``AnnaFocusPaths/FocusEvent/Name/didBeginScroll``.
 open class HeadlessScrollView: HeadlessView {
     /// The user began dragging the content (`scrollViewWillBeginDragging`).
     public func beginScrolling() {

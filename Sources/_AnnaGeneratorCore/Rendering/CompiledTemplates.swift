@@ -24,6 +24,10 @@ enum CompiledTemplates {
         out += model.sourceFileName
         out += ". Do not edit.\n"
         out += "@_spi(Generated) import Anna\n"
+        // Focus paths are a module of their own: only a spec with tasks needs it.
+        if model.hasTasks {
+            out += "@_spi(Generated) import AnnaFocusPaths\n"
+        }
         for module in model.imports {
             out += "import "
             out += module

@@ -64,7 +64,7 @@ extension SpecTranslator {
     }
 
     /// Renders a node-reading expression. In optional mode, a missing ancestor or
-    /// index gives `nil`; otherwise it throws a `FocusTaskError`.
+    /// index gives `nil`; otherwise it throws a `TaskError`.
     private func render(
         _ expression: FocusExpression, receiver: String, optionalChain: Bool, optional: Bool, parameter: TrackingSpec.Parameter
     ) -> (String, Bool) {

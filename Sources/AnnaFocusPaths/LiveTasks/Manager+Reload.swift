@@ -1,3 +1,4 @@
+@_spi(Generated) import Anna
 import Dispatch
 import Foundation
 

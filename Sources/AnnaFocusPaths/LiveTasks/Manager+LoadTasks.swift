@@ -1,3 +1,5 @@
+@_spi(Generated) import Anna
+
 extension Manager {
     /// Builds tasks from descriptions, checked against the app's compiled event
     /// catalog, and replaces the catalog's task set (named like the spec, as the

@@ -76,11 +76,15 @@ public final class Manager: @unchecked Sendable {
         self.output = standardOutput
         self._delegateQueue = .main
         self.root = Node(name: "__root__", index: nil, section: nil, parent: nil, createdAt: clock(), serial: 0)
-        for set in tasks { add(set.tasks, set: set.name) }
+        // No other thread can see the manager yet; the lock is taken so that `add` can check it.
+        Self.lock.withLock {
+            for set in tasks { add(set.tasks, set: set.name) }
+        }
     }
 
-    /// Adds tasks to the index and the registration list (under the lock, or in init).
+    /// Adds tasks to the index and the registration list (under the lock).
     private func add(_ tasks: [FocusTask], set: String?) {
+        Self.lock.assertHeld()
         for task in tasks {
             index.insert(task)
             registered.append((set, task))

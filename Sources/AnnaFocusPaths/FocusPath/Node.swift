@@ -183,7 +183,10 @@ public final class Node: @unchecked Sendable {
     }
 
     /// The latest event applied to the node (under the lock).
-    private var lastRecorded: FocusEvent? { latest }
+    private var lastRecorded: FocusEvent? {
+        Manager.lock.assertHeld()
+        return latest
+    }
 
     /// The latest value recorded for a key path; `nil` if none or cleared.
     public func latestValue(_ keyPath: String) -> AnalyticsValue? {

@@ -79,7 +79,9 @@ public class Analyzer: Analyzing, @unchecked Sendable {
 
     var isRoot: Bool { false }
 
-    /// The node bound now, without resolving (under the lock).
+    /// The node bound now, without resolving (under the lock; read in loops, so the
+    /// operations that read it check the lock once: `findHost()` and the snapshot, which
+    /// takes it).
     var currentNode: Node? { node }
 
     /// Forgets the node, which forgets this analyzer if still bound to it (under the lock).
@@ -107,7 +109,8 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         Manager.lock.withLock { canHost }
     }
 
-    /// Whether analyzers below may use this one as their host (under the lock).
+    /// Whether analyzers below may use this one as their host (under the lock; read in
+    /// `findHost()`'s walk, which checks the lock once, and in ``isEnabled``, which takes it).
     private var canHost: Bool {
         isRoot || (!isDetached && (standaloneName != nil || binding != nil))
     }
@@ -261,7 +264,10 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     }
 
     /// The attached Spark events, for snapshots (under the lock).
-    var sparkEventsForSnapshot: [SparkEvent] { sparkEvents }
+    var sparkEventsForSnapshot: [SparkEvent] {
+        Manager.lock.assertHeld()
+        return sparkEvents
+    }
 
     func keep(_ handle: ObservationHandle) -> Bool {
         Manager.lock.withLock {
@@ -303,6 +309,8 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     /// Walks up the owner's responder chain to the first enabled analyzer; through a
     /// redirect, to what that analyzer last saw focused.
     private func findHost() -> Analyzer? {
+        // Once per walk: the loop reads `canHost` and `currentNode` of every analyzer it passes.
+        Manager.lock.assertHeld()
         guard var current = owner else { return nil }
         for _ in 0..<256 {
             guard var next = current.parentConstitutor() else { return nil }

@@ -1,3 +1,4 @@
+@_spi(Generated) import Anna
 import Foundation
 
 /// A task as data: what a spec's `tasks:` entry says, for tasks built at run time

@@ -24,7 +24,7 @@ public struct EventCatalog: Sendable {
     /// The events, in spec order.
     @_spi(Generated) public let events: [EventDescriptor]
     /// In debug builds, the spec file the catalog was generated from, for
-    /// ``Manager/reloadTasks(catalogs:)``; `nil` in release builds. Found from where
+    /// AnnaFocusPaths' `Manager.reloadTasks(catalogs:)`; `nil` in release builds. Found from where
     /// the generated file was compiled, so it is right on every machine that builds
     /// the app, generated code committed to the repository included.
     public let specPath: String?
@@ -75,7 +75,7 @@ public struct EventCatalog: Sendable {
     }
 
     /// `; did you mean 'x'?` for a near name, or nothing.
-    static func hint(_ word: String, in candidates: [String]) -> String {
+    package static func hint(_ word: String, in candidates: [String]) -> String {
         Suggestion.closest(to: word, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 }

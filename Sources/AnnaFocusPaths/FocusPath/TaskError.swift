@@ -99,15 +99,3 @@ public struct TaskError: Error, Sendable, Hashable, CustomStringConvertible {
         return "\(prefix)\(path): \(message)"
     }
 }
-
-/// The error of a task that could not build its event from a node.
-@available(*, deprecated, renamed: "TaskError")
-public typealias FocusTaskError = TaskError
-
-/// The error of task descriptions that do not fit a catalog.
-@available(*, deprecated, renamed: "TaskError")
-public typealias TaskDescriptionError = TaskError
-
-/// The error of a spec whose tasks could not be reloaded.
-@available(*, deprecated, renamed: "TaskError")
-public typealias TaskReloadError = TaskError

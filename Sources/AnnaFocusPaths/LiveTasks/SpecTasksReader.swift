@@ -1,3 +1,4 @@
+@_spi(Generated) import Anna
 import Foundation
 
 /// Reads the `tasks:` section of a spec file as task descriptions, for reloading
