@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Counts what `import Anna` exposes: public and open types and declarations of the
-Anna module and of AnnaRules, which Anna re-exports, read from their symbol graphs
+Anna module and of the AnnaRules types it re-exports (`@_exported import struct
+AnnaRules.X` in Sources/Anna/Exports.swift), read from their symbol graphs
 (swift-symbolgraph-extract over the debug build). Not counted, as issue 22 defines it:
 `@_spi` declarations (the extractor leaves them out), `package` and internal ones, and
 members the compiler synthesizes or a type inherits from a protocol of the standard
@@ -9,10 +10,11 @@ declaration (types, their members, enum cases, free functions and variables, mem
 of public extensions and of public protocols).
 
 Usage: scripts/count-public-api.py [--list] [--max-types N --max-declarations N] [--modules A,B]
-`--modules AnnaFocusPaths` counts what the focus-path module adds (it re-exports Anna).
+`--modules AnnaFocusPaths` counts what the focus-path module adds: its own declarations
+and the AnnaRules types it re-exports, not Anna's (which it re-exports whole).
 Run after a debug build (`swift build`, or `swift test`). Prints the counts per module
 and, with --list, every counted declaration. With the limits, exits 1 above them."""
-import argparse, collections, glob, json, os, subprocess, sys, tempfile
+import argparse, collections, glob, json, os, re, subprocess, sys, tempfile
 
 TYPE_KINDS = {"swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.typealias", "swift.actor", "swift.associatedtype"}
 
@@ -24,7 +26,7 @@ def main():
     parser.add_argument("--list", action="store_true")
     parser.add_argument("--max-types", type=int)
     parser.add_argument("--max-declarations", type=int)
-    parser.add_argument("--modules", default="Anna,AnnaRules")
+    parser.add_argument("--modules", default="Anna")
     options = parser.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     os.chdir(root)
@@ -38,9 +40,19 @@ def main():
     includes = []
     for module_map in glob.glob("Sources/*/include/module.modulemap") + glob.glob(os.path.join(bin_path, "*.build", "module.modulemap")):
         includes += ["-I", os.path.dirname(module_map)]
+    # module -> the type names counted of it (None: all); a module's scoped re-exports
+    # (`@_exported import struct Other.Name`) add those types of the other module.
+    counted = {}
+    for module in options.modules.split(","):
+        counted[module] = None
+        exports = os.path.join("Sources", module, "Exports.swift")
+        if os.path.exists(exports):
+            for other, name in re.findall(r"^@_exported import (?:struct|enum|class|protocol|typealias) (\w+)\.(\w+)", open(exports).read(), re.M):
+                if counted.get(other, set()) is not None:
+                    counted.setdefault(other, set()).add(name)
     total_types = total_declarations = 0
     with tempfile.TemporaryDirectory() as output:
-        for module in options.modules.split(","):
+        for module, names in counted.items():
             subprocess.run([extract, "-module-name", module, "-target", triple, "-I", modules, *includes,
                             "-minimum-access-level", "public", "-skip-synthesized-members", "-skip-inherited-docs",
                             "-output-dir", output], check=True)
@@ -49,17 +61,19 @@ def main():
                        if s["accessLevel"] in ("public", "open")
                        # members inherited from a standard-library protocol (default implementations)
                        and not s["identifier"]["precise"].startswith("s:s")
-                       and "::SYNTHESIZED::" not in s["identifier"]["precise"]]
+                       and "::SYNTHESIZED::" not in s["identifier"]["precise"]
+                       and (names is None or s["pathComponents"][0] in names)]
             types = [s for s in symbols if s["kind"]["identifier"] in TYPE_KINDS]
             kinds = collections.Counter(s["kind"]["identifier"].removeprefix("swift.") for s in symbols)
-            print(f"{module}: {len(types)} public types, {len(symbols)} public declarations "
+            scope = "" if names is None else f" ({', '.join(sorted(names))}, re-exported)"
+            print(f"{module}{scope}: {len(types)} public types, {len(symbols)} public declarations "
                   f"({', '.join(f'{k} {v}' for k, v in kinds.most_common())})")
             if options.list:
                 for s in sorted(symbols, key=lambda s: ".".join(s["pathComponents"])):
                     print(f"  {s['kind']['identifier'].removeprefix('swift.'):14} {'.'.join(s['pathComponents'])}")
             total_types += len(types)
             total_declarations += len(symbols)
-    what = "import Anna" if options.modules == "Anna,AnnaRules" else " + ".join(options.modules.split(","))
+    what = "import Anna" if options.modules == "Anna" else " + ".join(options.modules.split(","))
     print(f"{what}: {total_types} public types, {total_declarations} public declarations")
     over = []
     if options.max_types is not None and total_types > options.max_types:

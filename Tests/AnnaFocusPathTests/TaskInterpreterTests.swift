@@ -1,5 +1,6 @@
 @_spi(Generated) import Anna
 @_spi(Generated) import AnnaFocusPaths
+import AnnaRules
 import AnnaTesting
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import AnnaRules
 import Anna
 import Testing
 @testable import _AnnaGeneratorCore

@@ -1,4 +1,5 @@
 @_spi(Generated) @testable import Anna
+import AnnaRules
 import AnnaTesting
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import AnnaRules
 import Foundation
 import Testing
 @testable import Anna

@@ -1,3 +1,4 @@
+import AnnaRules
 import Testing
 @testable import Anna
 

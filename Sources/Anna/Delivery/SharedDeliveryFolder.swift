@@ -38,6 +38,7 @@ import Darwin
 ///
 /// Threads: `claim` runs on the caller's thread; adoption and the upload lock
 /// belong to the uploader thread (and to `purge`, while the uploader is paused).
+// @unchecked: adoption state and the upload lock are the uploader thread's, as said above.
 final class SharedDeliveryFolder: @unchecked Sendable {
     let folder: URL
     let queues: URL

@@ -1,3 +1,4 @@
+import AnnaRules
 import Foundation
 
 /// The events an app was compiled with, described for tasks built at run time: their

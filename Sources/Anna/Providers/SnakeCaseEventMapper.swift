@@ -1,3 +1,5 @@
+import AnnaRules
+
 /// Maps camel-case names to snake case, as Firebase Analytics expects:
 /// `categoryAdded` → `category_added`, `URLOpened` → `url_opened`,
 /// `categoryID2` → `category_id2`.

@@ -1,3 +1,5 @@
+import AnnaRules
+
 /// What the service does with an event whose values break the constraints of its spec.
 public enum ViolationPolicy: Sendable, Hashable {
     /// Stops a debug build with `assertionFailure` naming the event and parameter;

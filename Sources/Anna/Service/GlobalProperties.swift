@@ -1,3 +1,5 @@
+import AnnaRules
+
 /// Named values with their PII marks and constraints: the global properties set, or
 /// the user's traits.
 struct GlobalProperties: Sendable {

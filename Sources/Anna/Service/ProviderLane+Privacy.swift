@@ -1,3 +1,5 @@
+import AnnaRules
+
 extension ProviderLane {
     /// Removes or hashes the event's PII parameters, and the PII properties inside its
     /// objects (metadata keys that are ``AnalyticsKeyPath`` paths, such as

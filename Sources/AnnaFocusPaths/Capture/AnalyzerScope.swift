@@ -13,7 +13,7 @@
 /// Taps, selections and appearance go through ``AnnaCapture`` like UIKit's facts.
 /// Thread-safety: the scope's own fields are set at creation and never change; its
 /// analyzer may be used from any thread.
-public final class AnalyzerScope: Analyzable, @unchecked Sendable {
+public final class AnalyzerScope: Analyzable, Sendable {
     /// How a scope is placed under its parent.
     public enum Placement: Sendable, Hashable {
         /// A sub analyzer of the parent scope's analyzer.
@@ -80,7 +80,7 @@ public final class AnalyzerScope: Analyzable, @unchecked Sendable {
 
     /// The analyzer's owner: where its walk up starts. A separate object because the
     /// analyzer is created before the scope can hand out `self`.
-    private final class Link: FocusPathConstituting {
+    private final class Link: FocusPathConstituting, Sendable {
         let parent: AnalyzerScope?
         let placement: Placement
         init(parent: AnalyzerScope?, placement: Placement) {

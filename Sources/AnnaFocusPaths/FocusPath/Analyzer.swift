@@ -35,6 +35,7 @@ public protocol Analyzing: AnyObject, Sendable {
 /// ``FocusPathConstituting``). Events recorded before it resolves wait in the
 /// analyzer (up to 64) and are applied when it does. Every method may be called from
 /// any thread.
+// @unchecked: every `var` is read and written under `Manager.lock` (asserted where documented).
 public class Analyzer: Analyzing, @unchecked Sendable {
     struct Binding {
         weak var superAnalyzer: Analyzer?
@@ -333,6 +334,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
 
 /// The analyzer at the top of the responder chain (the application delegate's): its
 /// node is the manager's root.
+// @unchecked: as `Analyzer`; its one added field is a `let`.
 public final class RootAnalyzer: Analyzer, @unchecked Sendable {
     /// Creates the root analyzer of a manager.
     /// - Parameters:

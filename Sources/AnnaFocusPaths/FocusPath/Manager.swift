@@ -35,6 +35,7 @@ extension ManagerDelegate {
 /// matching tasks then run on that thread with the lock released, so an action may
 /// wait for other threads. Results are reported to the ``AnalyticsService`` there
 /// (which returns at once) and passed to the delegate asynchronously on ``delegateQueue``.
+// @unchecked: the task index and nodes change under `lock`; the delegate fields are the lock's too.
 public final class Manager: @unchecked Sendable {
     /// The focus-path lock; one for all managers, since analyzers find their manager
     /// only when they resolve.

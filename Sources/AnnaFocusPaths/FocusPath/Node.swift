@@ -11,6 +11,7 @@ import Foundation
 /// Read nodes inside a task's closure only. Tasks run without the manager's lock
 /// held; each read takes it, so a read sees the node between two events, and
 /// ``latestEvent()`` inside a task is the event that triggered it.
+// @unchecked: every `var` is read and written under `Manager.lock` (asserted where documented).
 public final class Node: @unchecked Sendable {
     /// The node's name: the key its super analyzer gave or the standalone name.
     public let nodeName: String

@@ -1,4 +1,5 @@
 @_spi(Generated) import Anna
+import AnnaRules
 import Foundation
 
 /// Reads the `tasks:` section of a spec file as task descriptions, for reloading

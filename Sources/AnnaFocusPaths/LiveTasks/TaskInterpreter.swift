@@ -1,4 +1,5 @@
 @_spi(Generated) import Anna
+import AnnaRules
 import Foundation
 
 /// A task as data: what a spec's `tasks:` entry says, for tasks built at run time
