@@ -15,13 +15,7 @@ struct Intake {
     private var items: [Pipeline.Item] = []
     /// An empty chunk with its capacity, handed back by the pipeline for reuse.
     private var spare: [Pipeline.Item] = []
-    /// Whether the pipeline's loop runs or dozes: `report` then leaves the event for it.
     var isScheduled = false
-    /// Whether the loop dozes: it drains again at its next tick, which a control item
-    /// (a flush, a read) brings forward.
-    var isDozing = false
-    /// The current tick; a timer armed for an earlier one finds it changed and does nothing.
-    var tick = 0
     /// Whether the pipeline waits for a lane to free room, with items left here.
     var waitsForLanes = false
     var isCollecting = true
@@ -121,28 +115,4 @@ struct Intake {
         isScheduled = true
         return true
     }
-
-    /// ``schedule()``, and also `true` when the loop dozes (its tick is cancelled): for
-    /// items someone waits on, which should not wait for the next tick.
-    mutating func scheduleNow() -> Bool {
-        if schedule() { return true }
-        guard isDozing else { return false }
-        isDozing = false
-        tick += 1
-        return true
-    }
-
-    /// What `report` and the other calls use: ``schedule()``, and also `true` (the tick
-    /// cancelled) when the loop dozes while ``wakeBacklog`` items or more wait, so that
-    /// a burst does not wait for the next tick: one wake then serves that many events.
-    mutating func scheduleForReport() -> Bool {
-        if schedule() { return true }
-        guard isDozing && heldEvents >= Self.wakeBacklog else { return false }
-        isDozing = false
-        tick += 1
-        return true
-    }
-
-    /// Events waiting that wake a dozing loop.
-    static let wakeBacklog = 256
 }
