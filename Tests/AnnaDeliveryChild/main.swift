@@ -186,7 +186,7 @@ case "fill":
         await queue.waitUntilPersisted()
     }
     let metrics = queue.metrics
-    say("persisted \(metrics.persisted) failed \(metrics.dropped(.writeFailed)) errors \(errors.count) \(errors.first)")
+    say("persisted \(metrics.persisted) failed \(metrics.dropped[.writeFailed, default: 0]) errors \(errors.count) \(errors.first)")
 
 case "app":
     guard arguments.count >= 4 else { fail("app <folder> <endpoint> <step>…") }
@@ -215,7 +215,7 @@ case "app":
     let granted = identity.grantedConsent.map { $0.rawValue }.sorted().joined(separator: ",")
     say("identity \(identity.anonymousID) \(identity.userID ?? "-") \(granted)")
     let metrics = analytics.metrics
-    say("dropped consent \(metrics.dropped(.consent)) optout \(metrics.dropped(.optOut))")
+    say("dropped consent \(metrics.dropped[.consent, default: 0]) optout \(metrics.dropped[.optOut, default: 0])")
 
 case "shared":
     guard arguments.count == 6, let first = Int(arguments[4]), let count = Int(arguments[5]) else {

@@ -46,7 +46,7 @@ final class TestClock: Sendable {
             [.modificationDate: Date().addingTimeInterval(-10 * 365 * 86400)], ofItemAtPath: segment.path)
         let reopened = try DurableQueue(storage: .directory(directory.url))
         #expect(await reopened.readAllText() == numbered(0..<10))
-        #expect(reopened.metrics.dropped(.age) == 0)
+        #expect(reopened.metrics.dropped[.age, default: 0] == 0)
     }
 
     /// The wall clock jumps ten years forward between two runs: nothing is dropped.
@@ -64,7 +64,7 @@ final class TestClock: Sendable {
         queue.appendNumbered(10..<12)
         await queue.waitUntilPersisted()
         #expect(await queue.readAllText() == numbered(0..<12))
-        #expect(queue.metrics.dropped(.age) == 0)
+        #expect(queue.metrics.dropped[.age, default: 0] == 0)
     }
 
     /// The wall clock goes ten years back between two runs: no age is negative, so
@@ -87,7 +87,7 @@ final class TestClock: Sendable {
         queue.appendNumbered(10..<12)
         await queue.waitUntilPersisted()
         #expect(await queue.readAllText() == numbered(10..<12), "past the age: dropped, not stalled")
-        #expect(queue.metrics.dropped(.age) == 10 && queue.metrics.backlog == 2)
+        #expect(queue.metrics.dropped[.age, default: 0] == 10 && queue.metrics.backlog == 2)
     }
 
     /// Time the queue runs ages records fully; a gap between runs counts 24 hours at
@@ -104,7 +104,7 @@ final class TestClock: Sendable {
             queue.appendNumbered(10..<12)
             await queue.waitUntilPersisted()
             #expect(await queue.readAllText() == numbered(10..<12))
-            #expect(queue.metrics.dropped(.age) == 10)
+            #expect(queue.metrics.dropped[.age, default: 0] == 10)
         }
         // Thirty days off: counted as one day, which is past two hours.
         clock.advance(wall: 30 * 24 * TestClock.hour)
@@ -115,6 +115,6 @@ final class TestClock: Sendable {
         clock.advance(wall: 30 * 24 * TestClock.hour)
         let queue = try Self.open(directory, clock, maxAge: .seconds(25 * 3600))
         #expect(await queue.readAllText().isEmpty, "48 h > 25 h: dropped")
-        #expect(queue.metrics.dropped(.age) == 2)
+        #expect(queue.metrics.dropped[.age, default: 0] == 2)
     }
 }

@@ -90,7 +90,7 @@ import Darwin
         let holder = try DurableQueue(storage: .directory(directory.url))
         queue.appendNumbered(3..<5)
         await queue.waitUntilPersisted()
-        #expect(queue.metrics.dropped(.storageUnavailable) == 2)
+        #expect(queue.metrics.dropped[.storageUnavailable, default: 0] == 2)
         #expect(errors.withLock { $0.contains { $0.isLockConflict } })
         #expect(await holder.readAllText() == (0..<3).map { "record-\($0)" })
     }

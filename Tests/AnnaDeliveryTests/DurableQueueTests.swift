@@ -156,7 +156,7 @@ import Testing
         let texts = await queue.readAllText()
         let metrics = queue.metrics
         #expect(metrics.storedBytes <= 16 << 10)
-        #expect(metrics.dropped(.capacity) + texts.count == 5000)
+        #expect(metrics.dropped[.capacity, default: 0] + texts.count == 5000)
         #expect(texts.last == "record-4999")
         #expect(texts == (5000 - texts.count..<5000).map { "record-\($0)" }, "the newest survive, in order")
         #expect(metrics.backlog == texts.count)
@@ -166,7 +166,7 @@ import Testing
         let queue = try DurableQueue(storage: .memory(limit: 1 << 20), configuration: .init(maxRecordSize: 100))
         #expect(!queue.append([UInt8](repeating: 1, count: 101)))
         #expect(queue.append([UInt8](repeating: 1, count: 100)))
-        #expect(queue.metrics.dropped(.tooLarge) == 1)
+        #expect(queue.metrics.dropped[.tooLarge, default: 0] == 1)
     }
 
     @Test func purgeDeletesEverything() async throws {
@@ -179,7 +179,7 @@ import Testing
             queue.appendNumbered(10..<15)
             await queue.purge()
             #expect(await queue.readAllText().isEmpty)
-            #expect(queue.metrics.dropped(.purged) == 15)
+            #expect(queue.metrics.dropped[.purged, default: 0] == 15)
         }
         #expect(try await DurableQueue(storage: .directory(directory.url)).readAllText().isEmpty)
     }

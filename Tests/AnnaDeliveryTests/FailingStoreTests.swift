@@ -42,7 +42,7 @@ final class FullDiskStore: ForwardingStore, @unchecked Sendable {
             queue.appendNumbered(0..<5)  // 5 × 18 bytes; 5 fit
             await queue.waitUntilPersisted()
             var metrics = queue.metrics
-            #expect(metrics.persisted == 10 && metrics.dropped(.writeFailed) == 5)
+            #expect(metrics.persisted == 10 && metrics.dropped[.writeFailed, default: 0] == 5)
             // One error per write pass; a slow machine may split the five records over two.
             let codes = errors.withLock { $0.map(\.code) }
             #expect(!codes.isEmpty && codes.allSatisfy { $0 == ENOSPC })

@@ -127,7 +127,7 @@ extension HTTPBatchProvider.Configuration {
         try await provider.flush()
         #expect(try await collector.accepted().events.map(\.number) == [0, 1, 2, 4, 5, 6, 7, 8])
         let metrics = provider.metrics
-        #expect(metrics.dropped(.rejected) == 1 && metrics.delivered == 8 && metrics.backlog == 0)
+        #expect(metrics.dropped[.rejected, default: 0] == 1 && metrics.delivered == 8 && metrics.backlog == 0)
         #expect(errors.all.contains { $0.code == .rejected && $0.status == 400 && $0.events == 1 && $0.response?.contains("event rejected") == true })
         await provider.shutdown()
     }
@@ -148,7 +148,7 @@ extension HTTPBatchProvider.Configuration {
         try await provider.receive(envelopes(7..<10))
         try await provider.flush()
         accepted = try await collector.accepted()
-        #expect(accepted.events.isEmpty && provider.metrics.dropped(.tooLarge) == 3 && provider.metrics.backlog == 0)
+        #expect(accepted.events.isEmpty && provider.metrics.dropped[.tooLarge, default: 0] == 3 && provider.metrics.backlog == 0)
         await provider.shutdown()
     }
 
@@ -161,7 +161,7 @@ extension HTTPBatchProvider.Configuration {
         try await provider.receive(envelopes(0..<1, padding: 40_000) + envelopes(1..<3, padding: 30_000))
         try await provider.flush()
         #expect(try await collector.accepted().events.map(\.number) == [1, 2])
-        #expect(provider.metrics.dropped(.tooLarge) == 1 && provider.metrics.queued == 2)
+        #expect(provider.metrics.dropped[.tooLarge, default: 0] == 1 && provider.metrics.queued == 2)
         await provider.shutdown()
     }
 

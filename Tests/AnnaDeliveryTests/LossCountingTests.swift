@@ -18,13 +18,13 @@ import Testing
         analytics.report(.numbered(400))
 
         let http = provider.metrics
-        let capacity = http.dropped(.capacity)
+        let capacity = http.dropped[.capacity, default: 0]
         #expect(capacity > 0, "the disk cap deleted the oldest")
         #expect(http.persisted == http.backlog, "nothing was delivered: what is persisted is what waits")
         #expect(http.persisted + capacity == http.queued, "every event accepted, and what was deleted is no longer persisted")
 
         let metrics = analytics.metrics
-        #expect(metrics.dropped(.shutdown) == 1)
+        #expect(metrics.dropped[.shutdown, default: 0] == 1)
         #expect(metrics.lost[provider.name] == [.capacity: capacity, .shutdown: 1], "one view from the intake to the disk cap")
     }
 }

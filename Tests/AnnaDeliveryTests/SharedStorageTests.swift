@@ -240,7 +240,7 @@ import Darwin
         try await provider.flush()
         try await second.flush()
         #expect(Set(try await Self.delivered(collector).keys) == Set(0..<30).union(100..<110))
-        #expect(provider.metrics.dropped(.purged) == 10 && provider.metrics.backlog == 0)
+        #expect(provider.metrics.dropped[.purged, default: 0] == 10 && provider.metrics.backlog == 0)
         let orphan = try DurableQueue(storage: .directory(leftDirectory))
         #expect(await orphan.readAllText().isEmpty, "the ended process's queue was purged")
         await provider.shutdown()

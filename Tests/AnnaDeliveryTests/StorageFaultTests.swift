@@ -110,7 +110,7 @@ func numbered(_ range: Range<Int>) -> [String] { range.map { "record-\($0)" } }
             let queue = try DurableQueue(store: store, configuration: .init(), errorHandler: errors.handler)
             queue.appendNumbered(10..<15)
             await queue.waitUntilPersisted()
-            #expect(queue.metrics.persisted == 0 && queue.metrics.dropped(.storageUnavailable) == 5)
+            #expect(queue.metrics.persisted == 0 && queue.metrics.dropped[.storageUnavailable, default: 0] == 5)
             #expect(errors.all.first?.operation == "listing")
             #expect(await queue.readAllText().isEmpty)
             store.set { $0.listingFails = false }

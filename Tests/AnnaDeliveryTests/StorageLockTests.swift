@@ -100,7 +100,7 @@ import Testing
         for number in 0..<1000 where queue.append(Array("record-\(number)".utf8)) { taken += 1 }
         var metrics = queue.metrics
         #expect(taken > 100 && taken < 1000)
-        #expect(metrics.bufferedBytes <= 4096 && metrics.dropped(.bufferFull) == 1000 - taken)
+        #expect(metrics.bufferedBytes <= 4096 && metrics.dropped[.bufferFull, default: 0] == 1000 - taken)
         #expect(await eventually { errors.all.contains { $0.operation == "buffering" && $0.code == ENOBUFS } })
         #expect(errors.all.count == 1, "one report per full buffer, not one per record")
         await queue.waitForRoom()
@@ -114,7 +114,7 @@ import Testing
         #expect(queue.append(&batch) == 400 && batch.count == 0)
         for number in 0..<10 { Array("record-\(number)".utf8).withUnsafeBytes { batch.append($0) } }
         #expect(queue.append(&batch) == 0 && batch.count == 0)
-        #expect(queue.metrics.dropped(.bufferFull) == 1000 - taken + 10)
+        #expect(queue.metrics.dropped[.bufferFull, default: 0] == 1000 - taken + 10)
         await queue.waitForRoom()
         for number in 400..<410 { Array("record-\(number)".utf8).withUnsafeBytes { batch.append($0) } }
         #expect(queue.append(&batch) == 10)
@@ -135,7 +135,7 @@ import Testing
             queue.appendNumbered(batch * 100..<(batch + 1) * 100)
             await queue.waitUntilPersisted()
         }
-        let dropped = queue.metrics.dropped(.capacity)
+        let dropped = queue.metrics.dropped[.capacity, default: 0]
         #expect(dropped >= 100)
         #expect(await queue.acknowledge(early) == 0)
         #expect(queue.metrics.acknowledged == 0)

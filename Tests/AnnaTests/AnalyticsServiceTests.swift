@@ -97,7 +97,7 @@ import Testing
         analytics.report(.categorySelected)
         await analytics.flush()
         #expect(recorder.events == [.categorySelected, promo])
-        #expect(analytics.metrics.dropped(.consent) == 2)
+        #expect(analytics.metrics.dropped[.consent, default: 0] == 2)
         #expect(analytics.grantedConsent == [.necessary, .marketing])
     }
 
@@ -120,7 +120,7 @@ import Testing
         await analytics.flush()
         #expect(gate.count == 1, "only the batch the provider had taken before the opt-out")
         #expect(recorder.events.count == 501)
-        #expect(analytics.metrics.dropped(.optOut) == 501)
+        #expect(analytics.metrics.dropped[.optOut, default: 0] == 501)
         analytics.optIn()
         analytics.report(.categorySelected)
         await analytics.flush()
@@ -149,8 +149,8 @@ import Testing
                 analytics.report(.categorySelected)
                 await analytics.flush()
                 let metrics = analytics.metrics
-                #expect(metrics.dropped(.consent) == 1 && metrics.forwarded == 1)
-                if metrics.dropped(.consent) != 1 || metrics.forwarded != 1 { return }
+                #expect(metrics.dropped[.consent, default: 0] == 1 && metrics.forwarded == 1)
+                if metrics.dropped[.consent, default: 0] != 1 || metrics.forwarded != 1 { return }
             }
         }
     }
@@ -185,7 +185,7 @@ import Testing
         analytics.report(.numbered(thread: 0, sequence: 0))
         stage.waitUntilBlocked()
         for index in 1..<250 { analytics.report(.numbered(thread: 0, sequence: index)) }
-        #expect(analytics.metrics.dropped(.overflow) == 150)
+        #expect(analytics.metrics.dropped[.overflow, default: 0] == 150)
         stage.open()
         await analytics.flush()
         #expect(recorder.events.count == 100)
@@ -210,7 +210,7 @@ import Testing
         stage.open()
         await analytics.flush()
         #expect(recorder.events.count >= 9 && recorder.events.count <= 11)
-        #expect(analytics.metrics.dropped(.overflow) == 21 - recorder.events.count)
+        #expect(analytics.metrics.dropped[.overflow, default: 0] == 21 - recorder.events.count)
     }
 
     /// A provider that hangs holds at most `providerLimit` events in its lane; the
@@ -301,7 +301,7 @@ import Testing
             await analytics.flush()
             #expect(recorder.events.count == (policy == .drop ? 0 : 1), "\(policy)")
             #expect(analytics.metrics.violations == 1)
-            #expect(analytics.metrics.dropped(.violation) == (policy == .drop ? 1 : 0))
+            #expect(analytics.metrics.dropped[.violation, default: 0] == (policy == .drop ? 1 : 0))
             #expect(errors.errors.map(\.description) == ["event 'rated' parameter 'stars': must be at most 5 (policy: \(policy))"])
         }
     }
@@ -402,7 +402,7 @@ import Testing
         analytics.report(AnalyticsEvent(name: "secret"))
         await analytics.flush()
         #expect(recorder.events.map(\.parameters) == [["seenBefore": true, "anonymous": "anonymous-1"]])
-        #expect(analytics.metrics.dropped(.stage) == 1)
+        #expect(analytics.metrics.dropped[.stage, default: 0] == 1)
     }
 
     @Test func shutdownDeliversEverythingThenRefuses() async {
@@ -414,7 +414,7 @@ import Testing
         analytics.report(.categorySelected)
         await analytics.flush()
         #expect(recorder.events.count == 10_000)
-        #expect(analytics.metrics.dropped(.shutdown) == 1)
+        #expect(analytics.metrics.dropped[.shutdown, default: 0] == 1)
     }
 
     @Test func logProviderWritesNoValuesByDefault() {

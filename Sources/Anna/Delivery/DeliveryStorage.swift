@@ -9,7 +9,7 @@ public enum DeliveryStorage: Sendable, Hashable {
     ///
     /// The queue holds an exclusive `flock` on a `lock` file in it while it is open:
     /// a second queue on the same directory, in this process or another, fails to
-    /// open (``DurableStorageError/isLockConflict``).
+    /// open (``DeliveryError`` with code ``DeliveryError/Code/storageLocked``).
     case directory(URL)
     /// A folder that an app and its extensions share, such as a folder in an App
     /// Group container (`FileManager.containerURL(forSecurityApplicationGroupIdentifier:)`).

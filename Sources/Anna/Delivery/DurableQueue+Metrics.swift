@@ -44,8 +44,5 @@ extension DurableQueue {
 
         /// Creates empty counts.
         public init() {}
-
-        /// The number of records dropped for one reason.
-        public func dropped(_ reason: DropReason) -> Int { dropped[reason, default: 0] }
     }
 }

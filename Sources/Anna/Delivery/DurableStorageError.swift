@@ -11,7 +11,8 @@ import Darwin
 /// A failure of a `DurableQueue`'s storage, with the system's error number.
 ///
 /// Besides I/O errors (a full disk, `EIO`), the queue reports here:
-/// - a directory another queue holds (``isLockConflict``), thrown by the initializer;
+/// - a directory another queue holds, thrown by the initializer (``HTTPBatchProvider``
+///   reports it as ``DeliveryError`` with code ``DeliveryError/Code/storageLocked``);
 /// - a directory it could not list (operation "listing"): it then writes nothing
 ///   until a later listing succeeds and counts refused records
 ///   (``DropReason/storageUnavailable``);
@@ -35,7 +36,7 @@ public struct DurableStorageError: Error, Sendable, CustomStringConvertible {
 
     /// Whether another `DurableQueue`, in this process or another, holds the
     /// storage directory's lock: give each provider and process its own directory.
-    public var isLockConflict: Bool {
+    package var isLockConflict: Bool {
         operation == "locking" && (code == EWOULDBLOCK || code == EAGAIN)
     }
 

@@ -130,9 +130,10 @@ extension HTTPBatchProvider {
         public var skippedBytes = 0
 
         /// Creates empty counts.
-        public init() {}
+        package init() {}
 
-        /// The number of events dropped for one reason.
+        /// Removed: a second spelling of `dropped[reason, default: 0]`.
+        @available(*, unavailable, message: "read dropped[reason, default: 0]")
         public func dropped(_ reason: DropReason) -> Int { dropped[reason, default: 0] }
     }
 }

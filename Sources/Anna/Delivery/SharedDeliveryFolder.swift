@@ -169,8 +169,8 @@ final class SharedDeliveryFolder: @unchecked Sendable {
                 target.syncNow()
                 let after = target.metrics
                 // Not persisted in the target (a full disk, storage released): leave them in the orphan.
-                guard after.dropped(.writeFailed) == before.dropped(.writeFailed),
-                    after.dropped(.storageUnavailable) == before.dropped(.storageUnavailable),
+                guard after.dropped[.writeFailed, default: 0] == before.dropped[.writeFailed, default: 0],
+                    after.dropped[.storageUnavailable, default: 0] == before.dropped[.storageUnavailable, default: 0],
                     after.persisted - before.persisted >= records.count
                 else { break }
                 orphan.acknowledgeNow(records[...])

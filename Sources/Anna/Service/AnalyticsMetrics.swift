@@ -36,6 +36,7 @@ public struct AnalyticsMetrics: Sendable, Hashable {
     /// Creates empty counts.
     package init() {}
 
-    /// The number of events dropped for one reason.
+    /// Removed: a second spelling of `dropped[reason, default: 0]`.
+    @available(*, unavailable, message: "read dropped[reason, default: 0]")
     public func dropped(_ reason: DropReason) -> Int { dropped[reason, default: 0] }
 }

@@ -57,7 +57,7 @@ let metrics = analytics.metrics
 print("""
 
     reported \(metrics.reported), forwarded \(metrics.forwarded), \
-    dropped for consent \(metrics.dropped(.consent)), constraint violations \(metrics.violations)
+    dropped for consent \(metrics.dropped[.consent, default: 0]), constraint violations \(metrics.violations)
     """)
 
 // A browsing session whose events come from the spec's focus-path tasks.
