@@ -19,7 +19,7 @@ import Logging
 /// delays no other.
 public final class AnalyticsService: Sendable {
     /// What `report` touches: the pipeline's intake (it owns the loop that empties it).
-    private let intake: LockedState<Intake>
+    let intake: LockedState<Intake>
     private let pipeline: Pipeline
     let lanes: [ProviderLane]
     private let counters: LockedState<AnalyticsMetrics>
@@ -75,8 +75,9 @@ public final class AnalyticsService: Sendable {
     ///
     /// The event is in memory when this returns, not yet safe from a crash: with
     /// ``HTTPBatchProvider`` it is accepted once that provider's writer has synced it
-    /// to disk, within its sync interval (50 ms by default) plus the few milliseconds
-    /// the pipeline takes. ``flush()`` and ``shutdown()`` wait for that.
+    /// to disk, within its sync interval (50 ms by default) plus what the pipeline
+    /// takes: a few milliseconds while events keep coming, at most its 40 ms tick at a
+    /// few events a second. ``flush()`` and ``shutdown()`` wait for that.
     ///
     /// `report` never blocks. When the intake already holds
     /// ``Configuration/intakeLimit`` (the pipeline is behind a burst), the event is
@@ -126,7 +127,7 @@ public final class AnalyticsService: Sendable {
             intake.heldEvents += 1
             intake.heldBytes += size
             intake.append(.event(event, now, size: size))
-            return (true, intake.schedule())
+            return (true, intake.scheduleForReport())
         }
         if schedule { pipeline.schedule() }
         return taken
@@ -148,25 +149,25 @@ public final class AnalyticsService: Sendable {
             }
             guard sends else {
                 intake.append(.call(call, now, size: 0))
-                return intake.schedule()
+                return intake.scheduleForReport()
             }
             intake.reported += 1
             guard intake.isCollecting else {
                 intake.droppedOptOut += 1
                 intake.append(.call(call, now, size: 0))
-                return intake.schedule()
+                return intake.scheduleForReport()
             }
             guard configuration.intakeLimit.admits(events: 1, bytes: size, holding: intake.heldEvents, intake.heldBytes)
             else {
                 intake.droppedOverflow += 1
                 intake.unreportedOverflow += 1
                 intake.append(.call(call, now, size: 0))
-                return intake.schedule()
+                return intake.scheduleForReport()
             }
             intake.heldEvents += 1
             intake.heldBytes += size
             intake.append(.call(call, now, size: size))
-            return intake.schedule()
+            return intake.scheduleForReport()
         }
         if schedule { pipeline.schedule() }
     }
@@ -335,10 +336,12 @@ public final class AnalyticsService: Sendable {
 
     // MARK: Internals
 
+    /// Queues an item someone waits on (a flush, a shutdown, a read of the identity):
+    /// it runs at once, not at the dozing loop's next tick.
     func enqueueControl(_ item: Pipeline.Item) {
         let schedule = intake.withLock { intake -> Bool in
             intake.append(item)
-            return intake.schedule()
+            return intake.scheduleNow()
         }
         if schedule { pipeline.schedule() }
     }

@@ -15,7 +15,12 @@ struct Intake {
     private var items: [Pipeline.Item] = []
     /// An empty chunk with its capacity, handed back by the pipeline for reuse.
     private var spare: [Pipeline.Item] = []
+    /// Whether the pipeline's loop runs or dozes: `report` then leaves the event for it.
     var isScheduled = false
+    /// How the loop waits between looks at the intake, when it is scheduled and waits.
+    var pause = Pause.none
+    /// The current tick; a timer armed for an earlier one finds it changed and does nothing.
+    var tick = 0
     /// Whether the pipeline waits for a lane to free room, with items left here.
     var waitsForLanes = false
     var isCollecting = true
@@ -114,5 +119,47 @@ struct Intake {
         if isScheduled { return false }
         isScheduled = true
         return true
+    }
+
+    /// ``schedule()``, and also `true` when the loop waits for its next look (which
+    /// is cancelled): for items someone waits on, which should not wait for it.
+    mutating func scheduleNow() -> Bool {
+        if schedule() { return true }
+        guard pause != .none else { return false }
+        cancelPause()
+        return true
+    }
+
+    /// What `report` and the other calls use: ``schedule()``, and also `true` (the tick
+    /// cancelled) when the loop dozes while ``wakeBacklog`` items or more wait, so that
+    /// a burst does not wait for the next tick: one wake then serves that many events.
+    /// Never while the loop lingers (``Pause/lingering``): it looks again within 2 ms
+    /// and then takes everything that came meanwhile in one chunk, which a wake per
+    /// ``wakeBacklog`` events would cut into many small ones.
+    mutating func scheduleForReport() -> Bool {
+        if schedule() { return true }
+        guard pause == .dozing && heldEvents >= Self.wakeBacklog else { return false }
+        cancelPause()
+        return true
+    }
+
+    private mutating func cancelPause() {
+        pause = .none
+        tick += 1
+    }
+
+    /// Events waiting that wake a dozing loop.
+    static let wakeBacklog = 256
+
+    /// How the scheduled loop waits (``Pipeline/drain(tick:)``).
+    enum Pause {
+        /// It runs, or waits for a lane (``LanePacing``).
+        case none
+        /// It looks again soon after a pass that found work; nothing wakes it early
+        /// but an item someone waits on.
+        case lingering
+        /// It looks again at its next slow tick; a backlog or an item someone waits on
+        /// wakes it early.
+        case dozing
     }
 }

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 
 /// The pipeline's loop: it starts when `report` finds it idle, takes the intake a
-/// chunk at a time, lingers before it goes idle, and paces itself on the lanes.
+/// chunk at a time, dozes on a timer before it goes idle, and paces itself on the lanes.
 /// Everything here runs on `queue`.
 extension Pipeline {
     /// The first work of `queue`: reads the stored identity and applies it under what
@@ -38,7 +38,7 @@ extension Pipeline {
 
     /// Starts the loop; called by whoever found it idle (`Intake.schedule()` said so).
     func schedule() {
-        queue.async { [self] in drain(lingered: false) }
+        queue.async { [self] in drain(tick: nil) }
     }
 
     /// A lane or the intake freed room: wakes the loop if it waits for a lane.
@@ -52,38 +52,68 @@ extension Pipeline {
     }
 
     /// Processes what was reported, a chunk at a time, until the intake is empty,
-    /// then lingers for ``Pipeline/linger`` before it goes idle: while events keep
-    /// coming, `report` finds the pipeline scheduled and never pays for waking a
-    /// thread. While a lane is full of work (``LanePacing``) it leaves the rest in the
-    /// intake, where an event costs least, and goes on when a lane frees room.
-    func drain(lingered: Bool) {
+    /// then dozes: it looks at the intake again ``lingerInterval`` (2 ms) after a pass
+    /// that found work, so events that keep coming find it awake and go on at once,
+    /// and every ``tickInterval`` (40 ms) after one that found none, until
+    /// ``dozeLimit`` (1 s) has passed without work; only then does it go idle. While it
+    /// dozes, `report` finds it scheduled and returns without waking a thread, which
+    /// at an app's usual rates (a few events a second) is what `report` would
+    /// otherwise cost most; an event then waits at most one tick, inside the durable
+    /// delivery window. Items someone waits on (a flush, a read) cancel the wait and
+    /// run at once (`Intake.scheduleNow()`); a backlog of `Intake.wakeBacklog` events
+    /// cancels a slow tick, never the 2 ms linger, which then takes a burst in one
+    /// chunk rather than in many small ones. An idle service wakes nothing. While a
+    /// lane is full of work (``LanePacing``) the loop leaves the rest in the intake,
+    /// where an event costs least, and goes on when a lane frees room.
+    /// - Parameter tick: The tick a timer ran it for; `nil` when it was woken.
+    func drain(tick: Int?) {
         assertOnQueue()
-        var lingered = lingered
+        var passes = 0
+        var didWork = false
         while true {
+            let now = DispatchTime.now().uptimeNanoseconds
             let pacing = lanesArePacing()
-            let (items, epoch, overflow, waits) = intake.withLock { intake -> ([Item], Int, Int, Bool) in
+            let idleFor = now >= lastWorkAt ? now - lastWorkAt : 0
+            let (items, epoch, overflow, next) = intake.withLock { intake -> ([Item], Int, Int, Next) in
+                // A timer for a tick that was cancelled or replaced does nothing.
+                if let tick, passes == 0, !(intake.pause != .none && intake.tick == tick) { return ([], 0, 0, .stop) }
+                intake.pause = .none
                 let overflow = intake.unreportedOverflow
                 intake.unreportedOverflow = 0
                 guard !intake.isEmpty else {
-                    if lingered { intake.isScheduled = false }
-                    return ([], intake.epoch, overflow, false)
+                    if idleFor >= Self.dozeLimit {
+                        intake.isScheduled = false
+                        return ([], intake.epoch, overflow, .stop)
+                    }
+                    // Soon after work, as events that keep coming find the loop awake; then slower.
+                    intake.pause = didWork ? .lingering : .dozing
+                    intake.tick += 1
+                    return ([], intake.epoch, overflow, .doze(intake.tick, intake.pause))
                 }
                 if pacing {
                     intake.waitsForLanes = true
-                    return ([], intake.epoch, overflow, true)
+                    return ([], intake.epoch, overflow, .waitForLanes)
                 }
-                return (intake.takeChunk(), intake.epoch, overflow, false)
+                return (intake.takeChunk(), intake.epoch, overflow, .process)
             }
             if overflow > 0 { configuration.errorHandler?(.intakeOverflow(events: overflow)) }
-            if items.isEmpty {
-                if waits {
-                    if waitForLanes() { continue }
-                } else if !lingered {
-                    queue.asyncAfter(deadline: .now() + Self.linger) { [self] in drain(lingered: true) }
-                }
+            switch next {
+            case .stop:
                 return
+            case .doze(let tick, let pause):
+                let interval = pause == .lingering ? Self.lingerInterval : Self.tickInterval
+                // Weakly: a service that goes away stops dozing with it.
+                queue.asyncAfter(deadline: .now() + interval) { [weak self] in self?.drain(tick: tick) }
+                return
+            case .waitForLanes:
+                if waitForLanes() { passes += 1; continue }
+                return
+            case .process:
+                break
             }
-            lingered = false
+            passes += 1
+            didWork = true
+            lastWorkAt = now
             var used = items
             // The events are in the lanes now, which count them: the intake has room again.
             let (events, bytes) = process(&used, epoch: epoch)
@@ -95,6 +125,11 @@ extension Pipeline {
             }
             room.signal()
         }
+    }
+
+    /// What the loop does after a look at the intake.
+    private enum Next {
+        case process, waitForLanes, doze(Int, Intake.Pause), stop
     }
 
     /// Whether the lanes hold the pipeline back: every one of them is full of work
@@ -121,7 +156,7 @@ extension Pipeline {
         queue.asyncAfter(deadline: .now() + patience) { [self] in
             isPacingTimerArmed = false
             intake.withLock { $0.waitsForLanes = false }
-            drain(lingered: false)
+            drain(tick: nil)
         }
         return false
     }
