@@ -59,6 +59,8 @@ package struct InspectionLog: Sendable {
         var call: String
         var path: String
         var expected: String
+        /// Refusals differ by what was wrong; other findings are one whatever arrived.
+        var refusal: String
         var line: Int?
     }
 
@@ -89,7 +91,8 @@ package struct InspectionLog: Sendable {
         }
         for finding in callFindings {
             if finding.severity == .error { totals.errors += 1 } else { totals.warnings += 1 }
-            let key = FindingKey(rule: finding.rule, severity: finding.severity, call: finding.call, path: finding.path, expected: finding.expected, line: finding.line)
+            let key = FindingKey(rule: finding.rule, severity: finding.severity, call: finding.call, path: finding.path, expected: finding.expected,
+                refusal: finding.rule == .request ? finding.actual : "", line: finding.line)
             if let index = findingIndex[key] {
                 findings[index].count += 1
             } else if findings.count < limits.maximumFindings {

@@ -137,7 +137,8 @@ package final class Inspector: @unchecked Sendable {  // `state` is guarded by `
     /// Refuses a request: records it (counted and shown on the page) and returns the
     /// 4xx answer with the message.
     package func refuse(_ request: Request, status: Int, _ message: String) -> Response {
-        reject(request, status: status, message)
+        lock.withLock { state.countRequest() }
+        return reject(request, status: status, message)
     }
 
     private func reject(_ request: Request, status: Int, _ message: String, body: [UInt8]? = nil) -> Response {
