@@ -35,6 +35,8 @@ let package = Package(
         .executable(name: "anna-inspect", targets: ["anna-inspect"]),
         // The generator as a library, for the benchmarks and tools built on it; not a stable API.
         .library(name: "_AnnaGeneratorCore", targets: ["_AnnaGeneratorCore", "_AnnaGovernance"]),
+        // The inspector's checks without its server, for the benchmarks; not a stable API.
+        .library(name: "_AnnaInspector", targets: ["_AnnaInspector"]),
         .plugin(name: "AnnaPlugin", targets: ["AnnaPlugin"]),
         .plugin(name: "AnnaCommand", targets: ["AnnaCommand"]),
     ],
