@@ -93,3 +93,15 @@ import Testing
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse([0x22, 0xFF, 0x22]) }
     }
 }
+
+/// The parser's record of where each call of a batch is, so it is kept as sent.
+@Suite struct BatchElementRangeTests {
+    @Test func eachCallsBytesAsSent() throws {
+        let text = #"{"sentAt":"x","batch":[ {"a":[1, 2]} ,"s",{"batch":[9]} ],"batch":[3]}"#
+        let bytes = Array(text.utf8)
+        let (value, ranges) = try JSONParser.parse(bytes, recordingElementsOf: "batch")
+        #expect(ranges.map { String(decoding: bytes[$0], as: UTF8.self) } == [#"{"a":[1, 2]}"#, #""s""#, #"{"batch":[9]}"#])
+        guard case .array(let batch)? = value["batch"] else { Issue.record("no batch"); return }
+        #expect(batch.count == ranges.count)
+    }
+}

@@ -16,6 +16,10 @@ package struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
+    /// The top-level key whose array's elements have their byte ranges recorded.
+    private var recordedKey: String?
+    private var recordsNextArray = false
+    private var elementRanges: [Range<Int>] = []
 
     private init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -28,6 +32,20 @@ package struct JSONParser {
         parser.skipWhitespace()
         guard parser.index == bytes.count else { throw parser.error("unexpected text after the JSON value") }
         return value
+    }
+
+    /// Parses one JSON document and returns, for an object with an array at `key`
+    /// (`{"batch": [...]}`), where each element of that array is in the bytes, so
+    /// that each can be kept as it was sent.
+    /// - Throws: ``JSONSyntaxError`` where the bytes stop being JSON.
+    package static func parse(_ bytes: [UInt8], recordingElementsOf key: String) throws(JSONSyntaxError) -> (value: JSONValue, elements: [Range<Int>]) {
+        var parser = JSONParser(bytes)
+        parser.recordedKey = key
+        parser.skipWhitespace()
+        let value = try parser.value()
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else { throw parser.error("unexpected text after the JSON value") }
+        return (value, parser.elementRanges)
     }
 
     private func error(_ message: String) -> JSONSyntaxError {
@@ -93,6 +111,7 @@ package struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
             index += 1
             skipWhitespace()
+            recordsNextArray = depth == 1 && key == recordedKey && index < bytes.count && bytes[index] == UInt8(ascii: "[")
             fields.append((key, try value()))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of the body") }
@@ -110,6 +129,13 @@ package struct JSONParser {
     private mutating func array() throws(JSONSyntaxError) -> JSONValue {
         try enter()
         index += 1
+        let records = recordsNextArray
+        recordsNextArray = false
+        if records {
+            // Only the first array at the key, the one `JSONValue`'s subscript returns.
+            recordedKey = nil
+            elementRanges = []
+        }
         var values: [JSONValue] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
@@ -119,7 +145,9 @@ package struct JSONParser {
         }
         while true {
             skipWhitespace()
+            let start = index
             values.append(try value())
+            if records { elementRanges.append(start..<index) }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of the body") }
             if bytes[index] == UInt8(ascii: ",") {

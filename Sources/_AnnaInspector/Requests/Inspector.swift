@@ -95,25 +95,29 @@ package final class Inspector: @unchecked Sendable {  // `state` is guarded by `
             return reject(request, status: 415, "Content-Encoding '\(other)' is not supported; send gzip or no encoding")
         }
         let json: JSONValue
+        let elements: [Range<Int>]
         do {
-            json = try JSONParser.parse(body)
+            (json, elements) = try JSONParser.parse(body, recordingElementsOf: "batch")
         } catch {
             return reject(request, status: 400, "the body is not JSON: \(error)", body: body)
         }
         let calls: [JSONValue]
+        let ranges: [Range<Int>]
         if implied != nil {
             calls = [json]
+            ranges = [0..<body.count]
         } else {
-            guard case .array(let batch) = json["batch"] ?? .null else {
+            guard case .array(let batch) = json["batch"] ?? .null, batch.count == elements.count else {
                 return reject(request, status: 400, "a batch is an object with a \"batch\" array of calls", body: body)
             }
             calls = batch
+            ranges = elements
         }
         var checked: [(CallChecker.Result, String)] = []
         checked.reserveCapacity(calls.count)
-        for call in calls {
-            var text: [UInt8] = []
-            call.write(into: &text, limit: limits.maximumCallText + 1)
+        for (call, range) in zip(calls, ranges) {
+            // The call's text as sent, cut at the limit, for the page.
+            let text = body[range.lowerBound..<min(range.upperBound, range.lowerBound + limits.maximumCallText + 1)]
             checked.append((checker.check(call, type: implied), String(decoding: text, as: UTF8.self)))
         }
         let time = now()
