@@ -50,6 +50,9 @@ struct AnnaInspect: AsyncParsableCommand {
     @Flag(name: .customLong("fail-on-warnings"), help: "Fail on warnings too (deprecated events, PII at the collector, a missing messageId).")
     var failOnWarnings = false
 
+    @Option(help: "How the client names events, screens and properties: spec (as declared) or snake_case (SnakeCaseEventMapper).")
+    var naming = "spec"
+
     @Option(help: "Relay each accepted request unchanged to this collector, e.g. https://api.segment.io.")
     var forward: String?
 
@@ -66,6 +69,7 @@ struct AnnaInspect: AsyncParsableCommand {
         if specs.isEmpty { throw ValidationError("give at least one tracking spec (*.anna.yml) or folder") }
         if !(0...65_535).contains(port) { throw ValidationError("--port must be between 0 and 65535") }
         if keep < 0 || maxBody < 1 || forwardQueue < 1 { throw ValidationError("--keep, --max-body and --forward-queue must be positive") }
+        if InspectionPlan.Naming(rawValue: naming) == nil { throw ValidationError("--naming must be spec or snake_case") }
         if let idleTimeout, !(idleTimeout > 0) { throw ValidationError("--idle-timeout must be a positive number of seconds") }
         if let forward {
             guard let url = URL(string: forward), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
@@ -75,7 +79,7 @@ struct AnnaInspect: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let plan = try Self.loadPlan(specs)
+        let plan = try Self.loadPlan(specs, naming: InspectionPlan.Naming(rawValue: naming) ?? .spec)
         var limits = InspectorLimits()
         limits.recentCalls = keep
         limits.maximumBody = maxBody
@@ -123,7 +127,7 @@ struct AnnaInspect: AsyncParsableCommand {
 
     /// The plan of the specs given (files, or folders searched for `*.anna.yml`);
     /// exits 2 with the diagnostics when one has errors.
-    static func loadPlan(_ paths: [String]) throws -> InspectionPlan {
+    static func loadPlan(_ paths: [String], naming: InspectionPlan.Naming) throws -> InspectionPlan {
         var files: [String] = []
         for path in paths {
             var isDirectory: ObjCBool = false
@@ -160,7 +164,7 @@ struct AnnaInspect: AsyncParsableCommand {
             }
         }
         if failed { throw ExitCode(2) }
-        return InspectionPlan(specs: specs)
+        return InspectionPlan(specs: specs, naming: naming)
     }
 }
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import _AnnaGeneratorCore
 @testable import _AnnaInspector
 
 /// Each check on a call, with the spec location its finding names.
@@ -103,5 +104,23 @@ import Testing
         #expect(ranges.map { String(decoding: bytes[$0], as: UTF8.self) } == [#"{"a":[1, 2]}"#, #""s""#, #"{"batch":[9]}"#])
         guard case .array(let batch)? = value["batch"] else { Issue.record("no batch"); return }
         #expect(batch.count == ranges.count)
+    }
+}
+
+/// `--naming snake_case`: the names SnakeCaseEventMapper sends, at every depth.
+@Suite struct SnakeCaseNamingTests {
+    @Test func namesAreMappedAsTheMapperMapsThem() throws {
+        let bytes = try AnnaGenerator.read(Fixtures.store)
+        let spec = try #require(AnnaGenerator().check(bytes, file: "store.anna.yml").spec)
+        let checker = CallChecker(plan: InspectionPlan(specs: [spec], naming: .snakeCase))
+        let ids = CallCheckerTests.ids
+        let order = try JSONParser.parse(Array((#"{"type":"track","event":"order_placed","properties":{"order_id":"o","total":1,"delivery":"pickup","items":[{"sku":"ABC-1","price":1,"quantity":1}],"theme":"dark"},"# + ids + "}").utf8))
+        #expect(checker.check(order).findings.isEmpty)
+        let camel = try JSONParser.parse(Array((#"{"type":"track","event":"orderPlaced","# + ids + "}").utf8))
+        #expect(checker.check(camel).findings.map(\.rule) == [.unknownEvent])
+        let screen = try JSONParser.parse(Array((#"{"type":"screen","name":"cart","properties":{"item_count":1},"# + ids + "}").utf8))
+        #expect(checker.check(screen).findings.isEmpty)
+        let identify = try JSONParser.parse(Array(#"{"type":"identify","userId":"u","traits":{"loyalty_tier":"gold"},"messageId":"m"}"#.utf8))
+        #expect(checker.check(identify).findings.isEmpty)
     }
 }

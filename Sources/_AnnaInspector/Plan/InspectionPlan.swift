@@ -80,8 +80,25 @@ package struct InspectionPlan: Sendable {
     /// The spec files, in the order given.
     package private(set) var files: [String] = []
 
+    /// How names reach the collector: as the spec writes them, or mapped as a
+    /// provider's mapper maps them.
+    package enum Naming: String, Sendable, CaseIterable {
+        /// The spec's names (no mapper).
+        case spec
+        /// `SnakeCaseEventMapper`'s names: events, screens and every property key, at every depth.
+        case snakeCase = "snake_case"
+
+        package func callAsFunction(_ name: String) -> String {
+            switch self {
+            case .spec: name
+            case .snakeCase: SnakeCase.convert(name)
+            }
+        }
+    }
+
     /// Indexes validated specs.
-    package init(specs: [TrackingSpec]) {
+    /// - Parameter naming: How the client names what the specs declare.
+    package init(specs: [TrackingSpec], naming: Naming = .spec) {
         let first = specs.first.map { SourceLocation(file: $0.file, line: 1, column: 1) } ?? SourceLocation(file: "", line: 1, column: 1)
         func section(_ key: String) -> SourceLocation {
             specs.lazy.compactMap { $0.keyLocations[key] }.first ?? first
@@ -92,26 +109,27 @@ package struct InspectionPlan: Sendable {
         groupTraitsSection = section("groupTraits")
         for spec in specs {
             files.append(spec.file)
-            var builder = SpecIndex(spec: spec, enumBase: enums.count, objectBase: objects.count)
+            var builder = SpecIndex(spec: spec, enumBase: enums.count, objectBase: objects.count, naming: naming)
             enums.append(contentsOf: builder.enumRules())
             objects.append(contentsOf: builder.objectRules())
             for (kind, list) in [("event", spec.events), ("screen", spec.screens)] {
                 for event in list {
+                    let name = naming(event.name)
                     let declaration = Declaration(
-                        name: event.name, kind: kind, deprecation: event.deprecationMessage,
+                        name: name, kind: kind, deprecation: event.deprecationMessage,
                         properties: event.parameters.map { builder.rule(for: $0) }, location: event.location)
-                    if kind == "event", events[event.name] == nil {
-                        events[event.name] = declaration
-                        eventOrder.append(event.name)
-                    } else if kind == "screen", screens[event.name] == nil {
-                        screens[event.name] = declaration
-                        screenOrder.append(event.name)
+                    if kind == "event", events[name] == nil {
+                        events[name] = declaration
+                        eventOrder.append(name)
+                    } else if kind == "screen", screens[name] == nil {
+                        screens[name] = declaration
+                        screenOrder.append(name)
                     }
                 }
             }
-            for trait in spec.traits where traits[trait.name] == nil { traits[trait.name] = builder.rule(for: trait) }
-            for trait in spec.groupTraits where groupTraits[trait.name] == nil { groupTraits[trait.name] = builder.rule(for: trait) }
-            for global in spec.globals where globals[global.name] == nil { globals[global.name] = builder.rule(for: global) }
+            for trait in spec.traits where traits[naming(trait.name)] == nil { traits[naming(trait.name)] = builder.rule(for: trait) }
+            for trait in spec.groupTraits where groupTraits[naming(trait.name)] == nil { groupTraits[naming(trait.name)] = builder.rule(for: trait) }
+            for global in spec.globals where globals[naming(global.name)] == nil { globals[naming(global.name)] = builder.rule(for: global) }
         }
     }
 }
@@ -121,11 +139,13 @@ private struct SpecIndex {
     let spec: TrackingSpec
     let enumBase: Int
     let objectBase: Int
+    let naming: InspectionPlan.Naming
     var enumIndex: [String: Int] = [:]
     var objectIndex: [String: Int] = [:]
 
-    init(spec: TrackingSpec, enumBase: Int, objectBase: Int) {
+    init(spec: TrackingSpec, enumBase: Int, objectBase: Int, naming: InspectionPlan.Naming) {
         self.spec = spec
+        self.naming = naming
         self.enumBase = enumBase
         self.objectBase = objectBase
         for (offset, type) in spec.types.enumerated() where enumIndex[type.name] == nil { enumIndex[type.name] = enumBase + offset }
@@ -159,7 +179,7 @@ private struct SpecIndex {
         case .object(let name): objectIndex[name].map { .object($0) } ?? .string
         }
         return InspectionPlan.PropertyRule(
-            name: parameter.name, shape: shape, isArray: parameter.type.isArray, isOptional: parameter.type.isOptional,
+            name: naming(parameter.name), shape: shape, isArray: parameter.type.isArray, isOptional: parameter.type.isOptional,
             constraints: parameter.constraints, pattern: parameter.constraints.pattern.flatMap { try? RegexProgram($0) },
             isPII: parameter.isPII, typeDescription: parameter.type.description, location: parameter.location)
     }
