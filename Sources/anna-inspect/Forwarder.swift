@@ -66,19 +66,36 @@ final class Forwarder: Sendable {
         counters.lock.withLock { (counters.forwarded, counters.failed, counters.dropped) }
     }
 
-    /// Stops taking requests, sends what is queued (for at most 10 seconds) and returns the counts.
-    func finish(target: String) async -> InspectionReport.Forwarding {
+    /// Stops taking requests, sends what is queued for at most `grace` seconds (an
+    /// upstream that hangs does not hold up the exit), and returns the counts.
+    func finish(target: String, grace: Double = 5) async -> InspectionReport.Forwarding {
         continuation.finish()
         let sender = sender
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await sender.value }
-            group.addTask { try? await Task.sleep(for: .seconds(10)) }
-            await group.next()
-            group.cancelAll()
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let once = ResumeOnce(done)
+            Task { await sender.value; once.resume() }
+            Task { try? await Task.sleep(for: .seconds(grace)); once.resume() }
         }
+        sender.cancel()
         return counters.lock.withLock {
             InspectionReport.Forwarding(target: target, forwarded: counters.forwarded, failed: counters.failed, dropped: counters.dropped)
         }
+    }
+}
+
+/// Resumes a continuation once, whichever of several tasks gets there first.
+private final class ResumeOnce: @unchecked Sendable {  // `continuation` is guarded by `lock`
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Void, Never>?
+
+    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
+
+    func resume() {
+        let pending = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+            defer { continuation = nil }
+            return continuation
+        }
+        pending?.resume()
     }
 }
 #endif

@@ -107,10 +107,11 @@ final class ForwardTarget: @unchecked Sendable {  // fields are set once in init
     let process = Process()
     let port: Int
 
-    init() throws {
+    /// - Parameter stalling: Answer each request only after 30 seconds.
+    init(stalling: Bool = false) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "forward_collector.py")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "0"]
+        process.arguments = ["python3", script.path, "0"] + (stalling ? ["stall"] : [])
         let output = Pipe()
         process.standardOutput = output
         try process.run()

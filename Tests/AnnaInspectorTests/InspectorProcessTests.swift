@@ -73,6 +73,10 @@ import FoundationNetworking
         let batch = #"{"batch":[{"type":"page","name":"Home","anonymousId":"web-1","messageId":"b2"},{"type":"track","event":"checkoutStarted","anonymousId":"web-1","messageId":"b3"}],"sentAt":"2026-01-01T10:00:01.000Z","context":{"library":{"name":"analytics-kotlin"}}}"#
         #expect(try await inspector.send("/v1/batch", body: try gzipped(Data(batch.utf8)), encoding: "gzip").status == 200)
         #expect(try await inspector.send("/v1/identify", body: Data(#"{"userId":"u-9","traits":{"loyaltyTier":"gold"},"messageId":"b4"}"#.utf8)).status == 200)
+        // Each call's JSON on demand, as sent.
+        let first = try await inspector.send("/api/calls/1", body: Data(), method: "GET")
+        #expect(first.status == 200 && first.body.contains(#""name":"searchPerformed""#) && first.body.contains(#"\"resultCount\":-3"#), "\(first.body)")
+        #expect(try await inspector.send("/api/calls/999", body: Data(), method: "GET").status == 404)
         let malformed = try await inspector.send("/v1/batch", body: Data("{\"batch\":[".utf8))
         #expect(malformed.status == 400 && malformed.body.contains("the body is not JSON"))
         #expect(try await inspector.send("/v1/batch", body: Data("{}".utf8), contentType: "application/x-www-form-urlencoded").status == 415)
@@ -169,6 +173,27 @@ import FoundationNetworking
         #expect(received.allSatisfy { $0.authorization == "Basic " + Data("test-key:".utf8).base64EncodedString() })
         let forwarding = try #require(try Self.json(at: report)["forwarding"] as? [String: Any])
         #expect(forwarding["forwarded"] as? Int == 30 && forwarding["dropped"] as? Int == 0 && forwarding["failed"] as? Int == 0)
+    }
+
+    /// An upstream that hangs never holds up the client: the one sender waits on it,
+    /// two requests wait in the queue, the rest are dropped and counted.
+    @Test func aHangingUpstreamNeverBlocksTheClient() async throws {
+        let upstream = try ForwardTarget(stalling: true)
+        let report = Self.temporary("report.json")
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let inspector = try InspectorProcess([Fixtures.store, "--forward", "http://127.0.0.1:\(upstream.port)", "--forward-queue", "2", "--report-json", report])
+        let call = Data(#"{"type":"track","event":"appOpened","messageId":"m","anonymousId":"a"}"#.utf8)
+        let started = Date()
+        for _ in 0..<20 { #expect(try await inspector.send("/v1/track", body: call).status == 200) }
+        #expect(Date().timeIntervalSince(started) < 5, "each answer came without waiting on the upstream")
+        let state = try await inspector.state()
+        let totals = try #require(state["totals"] as? [String: Any])
+        #expect((17...18).contains(totals["forwardDropped"] as? Int ?? -1), "\(totals)")
+        let exit = try await inspector.stop(SIGTERM)
+        #expect(exit.status == 0, "\(exit.stderr)")
+        let forwarding = try #require(try Self.json(at: report)["forwarding"] as? [String: Any])
+        #expect(forwarding["forwarded"] as? Int == 0)
+        #expect((17...18).contains(forwarding["dropped"] as? Int ?? -1))
     }
 }
 #else

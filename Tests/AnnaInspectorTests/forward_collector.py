@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
 """The real collector anna-inspect forwards to, in the forwarding tests: records every
 POST as it arrived (path, Content-Type, Content-Encoding, Authorization, body in base64)
-and answers 200 {"success": true}. GET /received lists them in arrival order.
-Prints "PORT <n>" once listening on 127.0.0.1."""
-import base64, json, sys, threading
+and answers 200 {"success": true}; with "stall" as its second argument, it answers
+each POST only after 30 seconds (an upstream that hangs). GET /received lists them in
+arrival order. Prints "PORT <n>" once listening on 127.0.0.1."""
+import base64, json, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+STALL = len(sys.argv) > 2 and sys.argv[2] == "stall"
 lock = threading.Lock()
 received = []
 
 
 class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
     def log_message(self, *args):
         pass
 
@@ -21,6 +25,8 @@ class Handler(BaseHTTPRequestHandler):
                              "contentEncoding": self.headers.get("Content-Encoding"),
                              "authorization": self.headers.get("Authorization"),
                              "body": base64.b64encode(body).decode()})
+        if STALL:
+            time.sleep(30)
         self.answer(200, b'{"success":true}')
 
     def do_GET(self):
