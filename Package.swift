@@ -29,8 +29,14 @@ let package = Package(
         // `anna coverage`: reads a package's Swift with swift-syntax, with the Coverage
         // trait. Its own product, so the tool the build plugin runs never compiles it.
         .executable(name: "anna-coverage", targets: ["anna-coverage"]),
+        // `anna inspect`: a local collector that checks every call against the specs,
+        // with a live page and a CI gate; serves with SwiftNIO, with the Inspector trait.
+        // Its own product, so neither apps nor the build plugin's tool compile NIO.
+        .executable(name: "anna-inspect", targets: ["anna-inspect"]),
         // The generator as a library, for the benchmarks and tools built on it; not a stable API.
         .library(name: "_AnnaGeneratorCore", targets: ["_AnnaGeneratorCore", "_AnnaGovernance"]),
+        // The inspector's checks without its server, for the benchmarks; not a stable API.
+        .library(name: "_AnnaInspector", targets: ["_AnnaInspector"]),
         .plugin(name: "AnnaPlugin", targets: ["AnnaPlugin"]),
         .plugin(name: "AnnaCommand", targets: ["AnnaCommand"]),
     ],
@@ -41,6 +47,7 @@ let package = Package(
     traits: [
         .trait(name: "LiveTasks", description: "Signed task bundles (AnnaLiveTasks) and anna-sign; brings swift-crypto."),
         .trait(name: "Coverage", description: "anna-coverage, which reads a package's Swift; brings swift-syntax."),
+        .trait(name: "Inspector", description: "anna-inspect, the local collector that checks calls against the specs; brings swift-nio."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -48,6 +55,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         // What build time and run time must agree on: provider profiles and their name
@@ -136,6 +144,26 @@ let package = Package(
             ]
         ),
 
+        // What `anna inspect` checks and keeps, without a server: the plan indexed from
+        // validated specs, each call's findings with the spec's locations, the bounded
+        // log of recent calls, the reports and the live page. Tests, the fuzz test and
+        // the benchmarks reach it without SwiftNIO.
+        .target(name: "_AnnaInspector", dependencies: ["_AnnaGeneratorCore", "AnnaRules", "CAnnaZlib"]),
+
+        // The inspector's HTTP server (SwiftNIO, with the Inspector trait); says how to
+        // enable the trait without it.
+        .executableTarget(
+            name: "anna-inspect",
+            dependencies: [
+                "_AnnaInspector",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Inspector"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Inspector"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Inspector"])),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["Inspector"])),
+            ]
+        ),
+
         // The build plugin's tool: `anna generate` for one spec, without the argument
         // parser, the template engine or governance: SwiftPM compiles it first and alone
         // in an app's first build, so it depends on the pipeline only.
@@ -188,6 +216,10 @@ let package = Package(
             dependencies: ["Anna", "AnnaFocusPaths", "AnnaTesting"],
             plugins: [.plugin(name: "AnnaPlugin")]
         ),
+        // The inspector's checks in process, and anna-inspect run as a process: real
+        // HTTP from HTTPBatchProvider and a Segment-shaped client, forwarding, the CI
+        // gate's reports and exit codes, the live page in headless Chromium.
+        .testTarget(name: "AnnaInspectorTests", dependencies: ["_AnnaInspector", "_AnnaGeneratorCore", "Anna"], exclude: ["Fixtures", "forward_collector.py"]),
         // Compiles and exercises the golden generated sources.
         .testTarget(name: "AnnaGoldenTests", dependencies: ["Anna", "AnnaFocusPaths"]),
         // Signed bundles loaded into a manager, with tasks generated from store.anna.yml.

@@ -47,6 +47,17 @@ let package = Package(
             path: "Benchmarks/FocusPathBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // `anna inspect`'s checks on one core, and its memory over 1,000,000 calls.
+        .executableTarget(
+            name: "InspectorBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "_AnnaInspector", package: "Anna"),
+                .product(name: "_AnnaGeneratorCore", package: "Anna"),
+            ],
+            path: "Benchmarks/InspectorBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         .executableTarget(
             name: "DeliveryBenchmarks",
             dependencies: [

@@ -35,6 +35,16 @@ LAYERS = {
         "Translation",
         "Rendering",
     ],
+    # anna inspect without its server: each folder uses only those before it.
+    "Sources/_AnnaInspector": [
+        "JSON",        # the JSON value and its strict, bounded reader
+        "Plan",        # the plan indexed from validated specs
+        "Checking",    # findings and the call checker
+        "Log",         # call records, limits and the bounded log
+        "Requests",    # gzip, and the inspector that takes requests
+        "Reports",     # JSON, JUnit and GitHub annotations
+        "Page",        # the live page and the JSON it reads
+    ],
     # On top of the pipeline (a module of its own, which the build plugin's tool never compiles).
     "Sources/_AnnaGovernance": [
         "Templates",

@@ -119,18 +119,9 @@ struct ConstraintChecker {
         case .double(let double): double
         default: nil
         }
-        if let number {
-            if let min = constraint.min, number < min { return "at least \(min.compactDescription)" }
-            if let max = constraint.max, number > max { return "at most \(max.compactDescription)" }
-        }
+        if let number, let problem = constraint.problem(withNumber: number) { return problem }
         guard case .string(let text) = value else { return nil }
-        if let minLength = constraint.minLength, text.count < minLength { return "at least \(minLength) characters long" }
-        if let maxLength = constraint.maxLength, text.utf8.count > maxLength, text.count > maxLength {
-            return "at most \(maxLength) characters long"
-        }
-        if let allowed = constraint.allowedValues, !allowed.contains(text) {
-            return "one of \(allowed.map { "'\($0)'" }.joined(separator: ", "))"
-        }
+        if let problem = constraint.problem(withText: text) { return problem }
         if let pattern = constraint.pattern { return problem(with: text, matching: pattern) }
         return nil
     }
@@ -149,11 +140,7 @@ struct ConstraintChecker {
         }
         switch compiled {
         case .program(let program):
-            let limit = program.maximumInputLength
-            if text.utf8.count > limit, text.unicodeScalars.count > limit {
-                return "at most \(limit) characters long to be matched against /\(pattern)/"
-            }
-            return program.matches(text) ? nil : "matching /\(pattern)/"
+            return program.problem(with: text, pattern: pattern)
         case .unusable(let error, let reported):
             guard !reported else { return nil }
             patterns[pattern] = .unusable(error, reported: true)

@@ -1,0 +1,81 @@
+import Benchmark
+import Foundation
+@_spi(Benchmarks) import _AnnaInspector
+
+/// The inspector tests' plan: events with enums, object lists, patterns and PII.
+let specURL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appending(path: "Tests/AnnaInspectorTests/Fixtures/store.anna.yml")
+
+/// One batch of 100 typical calls as Anna's HTTP provider writes them: 80 tracks
+/// (orders with two line items, searches, app opens), 15 screens, 5 identifies, each
+/// with its message id, timestamp, ids and context.
+func typicalBatch(_ batch: Int) -> [UInt8] {
+    let context = #""context":{"app":{"name":"Store","version":"2.4","build":"311"},"device":{"model":"iPhone15,2","manufacturer":"Apple"},"os":{"name":"iOS","version":"18.1"},"library":{"name":"anna-swift","version":"0.13.0"},"locale":"en_US","timezone":"Europe/Berlin","sessionId":1763895600000}"#
+    var calls: [String] = []
+    for index in 0..<100 {
+        let ids = #""messageId":"019a9b4e-8f3c-7d21-9a4b-\#(String(format: "%012d", batch * 100 + index))","timestamp":"2026-01-01T10:00:00.250Z","anonymousId":"5C1B0E7A-3F0B-4C9E-9D42-7A1C2B3D4E5F","userId":"u-1042","#
+        switch index % 20 {
+        case 0..<6:
+            calls.append(#"{"type":"track","event":"orderPlaced","properties":{"orderID":"o-\#(index)","total":42.5,"delivery":"express","items":[{"sku":"ABC-12","price":19.5,"quantity":1},{"sku":"XYZ-7","price":11.5,"quantity":2}],"theme":"dark"},"# + ids + context + "}")
+        case 6..<12:
+            calls.append(#"{"type":"track","event":"searchPerformed","properties":{"query":"red shoes","resultCount":\#(index)},"# + ids + context + "}")
+        case 12..<16:
+            calls.append(#"{"type":"track","event":"appOpened","properties":{"theme":"light"},"# + ids + context + "}")
+        case 16..<19:
+            calls.append(#"{"type":"screen","name":"Cart","properties":{"itemCount":3},"# + ids + context + "}")
+        default:
+            calls.append(#"{"type":"identify","traits":{"email":"someone@example.com","loyaltyTier":"gold"},"# + ids + context + "}")
+        }
+    }
+    return Array(("{\"batch\":[" + calls.joined(separator: ",") + "],\"sentAt\":\"2026-01-01T10:00:01.000Z\"}").utf8)
+}
+
+let benchmarks: @Sendable () -> Void = {
+    let batches = (0..<100).map(typicalBatch)
+    let harness: InspectorBenchmarkHarness
+    do {
+        harness = try InspectorBenchmarkHarness(specPath: specURL.path, preparing: Array(batches.prefix(10)))
+    } catch {
+        print("cannot read \(specURL.path): \(error)")
+        return
+    }
+
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
+        warmupIterations: 2,
+        scalingFactor: .kilo,
+        maxDuration: .seconds(10),
+        maxIterations: 100
+    )
+
+    // One iteration: 1,000 typical calls in 10 batch requests, each parsed, checked
+    // and recorded, on the benchmark's one thread: calls per second is 1,000 × the
+    // iterations per second.
+    Benchmark("anna inspect: 10 requests in, 1,000 typical calls parsed, checked and recorded", configuration: .init(scalingFactor: .one)) { benchmark in
+        var round = 0
+        for _ in benchmark.scaledIterations {
+            for offset in 0..<10 { blackHole(harness.ingest(batch: batches[(round + offset) % batches.count])) }
+            round += 10
+        }
+    }
+
+    // The checks alone, on 1,000 calls already parsed.
+    Benchmark("anna inspect: 1,000 parsed calls checked", configuration: .init(scalingFactor: .one)) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(harness.checkPrepared()) }
+    }
+
+    // Memory for 1,000,000 calls with the default bounds (the last 1,000 calls kept,
+    // the rest counted), on a new inspector.
+    Benchmark(
+        "anna inspect: 1,000,000 calls with the default bounds",
+        configuration: .init(metrics: [.wallClock, .peakMemoryResident], warmupIterations: 0, scalingFactor: .one, maxDuration: .seconds(300), maxIterations: 1)
+    ) { benchmark in
+        guard let fresh = try? InspectorBenchmarkHarness(specPath: specURL.path) else { return }
+        for _ in benchmark.scaledIterations {
+            for index in 0..<10_000 { blackHole(fresh.ingest(batch: batches[index % batches.count])) }
+        }
+        let counts = fresh.counts
+        if counts.recorded != 1_000_000 || counts.kept != 1_000 { print("unexpected counts: \(counts)") }
+    }
+}

@@ -1,0 +1,104 @@
+/// The JSON the page and `/api` read, written by hand: every string through
+/// ``JSONValue/writeString(_:into:)``, which also escapes `<`, `>` and `&`.
+extension CallRecord {
+    /// `{"id":…,"time":…,"endpoint":…,"type":…,"name":…,"status":…,"findings":[…]}`, and `"json"` when asked.
+    package func writeJSON(into out: inout [UInt8], includingJSON: Bool) {
+        out.append(contentsOf: #"{"id":"#.utf8)
+        out.append(contentsOf: String(id).utf8)
+        out.append(contentsOf: #","time":"#.utf8)
+        out.append(contentsOf: String(time).utf8)
+        for (key, value) in [("endpoint", endpoint), ("type", type), ("name", name), ("status", status.rawValue)] {
+            out.append(contentsOf: ",\"\(key)\":".utf8)
+            JSONValue.writeString(value, into: &out)
+        }
+        out.append(contentsOf: #","findings":["#.utf8)
+        for (index, finding) in findings.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            finding.writeJSON(into: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+        if includingJSON {
+            out.append(contentsOf: #","json":"#.utf8)
+            JSONValue.writeString(json, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+}
+
+extension Finding {
+    /// The finding as the page reads it, its message and location included.
+    package func writeJSON(into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        let fields = [
+            ("severity", severity.rawValue), ("rule", rule.rawValue), ("call", call), ("path", path), ("expected", expected),
+            ("actual", actual), ("message", message),
+        ]
+        for (index, (key, value)) in fields.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: "\"\(key)\":".utf8)
+            JSONValue.writeString(value, into: &out)
+        }
+        if let file {
+            out.append(contentsOf: #","location":"#.utf8)
+            JSONValue.writeString("\(file):\(line ?? 1):\(column ?? 1)", into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+}
+
+extension Inspector {
+    /// `/api/state`: the totals, the table, the plan's declarations, which were seen,
+    /// and the kept calls (without their JSON), oldest first.
+    package func stateJSON(liveClients: Int, extra: [(String, Int)] = []) -> [UInt8] {
+        let log = self.log
+        let plan = checker.plan
+        var out: [UInt8] = []
+        out.append(contentsOf: #"{"totals":{"#.utf8)
+        let totals = log.totals
+        let numbers = [
+            ("requests", totals.requests), ("rejectedRequests", totals.rejectedRequests), ("calls", totals.calls), ("validCalls", totals.validCalls),
+            ("invalidCalls", totals.invalidCalls), ("callsWithWarnings", totals.callsWithWarnings), ("errors", totals.errors),
+            ("warnings", totals.warnings), ("callsNotKept", totals.callsNotKept), ("liveClients", liveClients),
+        ] + extra
+        out.append(contentsOf: numbers.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",").utf8)
+        out.append(contentsOf: #"},"table":["#.utf8)
+        for (index, row) in log.table.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #"{"type":"#.utf8)
+            JSONValue.writeString(row.type, into: &out)
+            out.append(contentsOf: #","name":"#.utf8)
+            JSONValue.writeString(row.name, into: &out)
+            out.append(contentsOf: ",\"declared\":\(row.declared),\"seen\":\(row.seen),\"valid\":\(row.valid),\"invalid\":\(row.invalid),\"warnings\":\(row.warnings),\"lastSeen\":\(row.lastSeen)}".utf8)
+        }
+        out.append(contentsOf: #"],"declared":["#.utf8)
+        for (index, item) in plan.declarationOrder.enumerated() {
+            guard let declaration = item.kind == "event" ? plan.events[item.name] : plan.screens[item.name] else { continue }
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #"{"kind":"#.utf8)
+            JSONValue.writeString(item.kind, into: &out)
+            out.append(contentsOf: #","name":"#.utf8)
+            JSONValue.writeString(item.name, into: &out)
+            out.append(contentsOf: #","location":"#.utf8)
+            JSONValue.writeString(declaration.location.description, into: &out)
+            out.append(contentsOf: ",\"deprecated\":\(declaration.deprecation != nil)}".utf8)
+        }
+        out.append(contentsOf: #"],"calls":["#.utf8)
+        for (index, record) in log.recent.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            record.writeJSON(into: &out, includingJSON: false)
+        }
+        out.append(contentsOf: "]}".utf8)
+        return out
+    }
+
+    /// One Server-Sent Events message carrying `records` (without their JSON).
+    package static func serverSentEvent(_ records: [CallRecord]) -> [UInt8] {
+        var out: [UInt8] = Array("event: calls\ndata: [".utf8)
+        for (index, record) in records.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            record.writeJSON(into: &out, includingJSON: false)
+        }
+        out.append(contentsOf: "]\n\n".utf8)
+        return out
+    }
+}

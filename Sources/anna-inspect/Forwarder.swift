@@ -1,0 +1,101 @@
+#if Inspector
+import Foundation
+import _AnnaInspector
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Relays accepted requests, unchanged and in order, to the real collector: one
+/// sender reads a bounded queue, so the inspector never waits on the upstream; a
+/// request that finds the queue full is dropped and counted.
+final class Forwarder: Sendable {
+    /// One request as it arrived: its path, the headers that make it the same request, its body as sent.
+    struct Relayed: Sendable {
+        var path: String
+        var headers: [(String, String)]
+        var body: Data
+    }
+
+    private let continuation: AsyncStream<Relayed>.Continuation
+    private let sender: Task<Void, Never>
+    private let counters = Counters()
+
+    /// Counts kept behind a lock; read at the end.
+    private final class Counters: @unchecked Sendable {  // every field is guarded by `lock`
+        let lock = NSLock()
+        var forwarded = 0
+        var failed = 0
+        var dropped = 0
+    }
+
+    init(target: URL, capacity: Int) {
+        let (stream, continuation) = AsyncStream<Relayed>.makeStream(bufferingPolicy: .bufferingOldest(capacity))
+        self.continuation = continuation
+        let counters = counters
+        let session = URLSession(configuration: .ephemeral)
+        sender = Task.detached {
+            for await request in stream {
+                var url = target
+                url.append(path: String(request.path.drop { $0 == "/" }))
+                var urlRequest = URLRequest(url: url)
+                urlRequest.httpMethod = "POST"
+                for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+                urlRequest.httpBody = request.body
+                urlRequest.timeoutInterval = 10
+                let ok: Bool
+                do {
+                    let (_, response) = try await session.data(for: urlRequest)
+                    ok = ((response as? HTTPURLResponse)?.statusCode ?? 0) / 100 == 2
+                } catch {
+                    ok = false
+                }
+                counters.lock.withLock { if ok { counters.forwarded += 1 } else { counters.failed += 1 } }
+            }
+        }
+    }
+
+    /// Queues a request; never waits.
+    func relay(_ request: Relayed) {
+        if case .dropped = continuation.yield(request) {
+            counters.lock.withLock { counters.dropped += 1 }
+        }
+    }
+
+    /// The counts so far.
+    var counts: (forwarded: Int, failed: Int, dropped: Int) {
+        counters.lock.withLock { (counters.forwarded, counters.failed, counters.dropped) }
+    }
+
+    /// Stops taking requests, sends what is queued for at most `grace` seconds (an
+    /// upstream that hangs does not hold up the exit), and returns the counts.
+    func finish(target: String, grace: Double = 5) async -> InspectionReport.Forwarding {
+        continuation.finish()
+        let sender = sender
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let once = ResumeOnce(done)
+            Task { await sender.value; once.resume() }
+            Task { try? await Task.sleep(for: .seconds(grace)); once.resume() }
+        }
+        sender.cancel()
+        return counters.lock.withLock {
+            InspectionReport.Forwarding(target: target, forwarded: counters.forwarded, failed: counters.failed, dropped: counters.dropped)
+        }
+    }
+}
+
+/// Resumes a continuation once, whichever of several tasks gets there first.
+private final class ResumeOnce: @unchecked Sendable {  // `continuation` is guarded by `lock`
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Void, Never>?
+
+    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
+
+    func resume() {
+        let pending = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+            defer { continuation = nil }
+            return continuation
+        }
+        pending?.resume()
+    }
+}
+#endif

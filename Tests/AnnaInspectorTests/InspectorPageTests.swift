@@ -1,0 +1,96 @@
+// anna-inspect serves only with the Inspector trait (`swift test --enable-all-traits`).
+#if Inspector
+import Foundation
+import Testing
+
+/// Where Debian's chromium (or another Chromium) is, if installed.
+enum Browser {
+    static let path: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    static let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+
+    /// Starts chromium; returns the process and the file its standard output goes to.
+    static func start(_ arguments: [String]) throws -> (Process, URL) {
+        let out = FileManager.default.temporaryDirectory.appending(path: "anna-inspect-dom-\(UUID().uuidString).html")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path ?? "/usr/bin/chromium")
+        process.arguments = flags + arguments
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return (process, out)
+    }
+
+    static func finish(_ process: Process, _ out: URL, timeout: Double = 60) async throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        defer { try? FileManager.default.removeItem(at: out) }
+        return try String(contentsOf: out, encoding: .utf8)
+    }
+}
+
+/// The live page in headless Chromium: calls arrive through the event stream after the
+/// page loaded (no reload), filters from the address, coverage, a `<script>` payload inert.
+@Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: Browser.path != nil, "chromium is not installed (apt-get install chromium); the inspector's page test is skipped"))
+struct InspectorPageTests {
+    /// `status name` of every call item in the dumped DOM, and whether each is shown.
+    static func items(_ dom: String) -> [String] {
+        dom.components(separatedBy: "<li class=\"call\"").dropFirst().map { tag in
+            let head = String(tag.prefix { $0 != ">" })
+            func attribute(_ name: String) -> String {
+                guard let start = head.range(of: "\(name)=\"") else { return "" }
+                return String(head[start.upperBound...].prefix { $0 != "\"" })
+            }
+            return "\(attribute("data-status")) \(attribute("data-name"))\(head.contains("hidden") ? " hidden" : "")"
+        }
+    }
+
+    @Test func callsArriveLiveAndFiltersAndCoverageWork() async throws {
+        let inspector = try InspectorProcess([Fixtures.store])
+        // The page loads with no call; `#wait=4` holds its load event until four
+        // arrived, so the dump shows what came through the stream.
+        let (browser, out) = try Browser.start(["--dump-dom", inspector.address.absoluteString + "/#wait=4"])
+        var connected = false
+        for _ in 0..<600 where !connected {
+            let totals = try await inspector.state()["totals"] as? [String: Any]
+            connected = (totals?["liveClients"] as? Int ?? 0) >= 1
+            if !connected { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(connected, "the page opened its event stream")
+        let ids = #""messageId":"m","anonymousId":"a""#
+        let calls = [
+            #"{"type":"track","event":"appOpened",\#(ids)}"#,
+            #"{"type":"track","event":"orderPlaced","properties":{"total":"x"},\#(ids)}"#,
+            #"{"type":"track","event":"<script>document.title='pwned'</script><img src=x onerror=alert(1)>",\#(ids)}"#,
+            #"{"type":"screen","name":"Cart","properties":{"itemCount":1},\#(ids)}"#,
+        ]
+        for call in calls {
+            let path = call.contains("\"screen\"") ? "/v1/screen" : "/v1/track"
+            #expect(try await inspector.send(path, body: Data(call.utf8)).status == 200)
+        }
+        let dom = try await Browser.finish(browser, out)
+        #expect(Self.items(dom) == [
+            "valid Cart", "invalid &lt;script&gt;document.title='pwned'&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;", "invalid orderPlaced", "valid appOpened",
+        ])
+        // The hostile name is text: the page's one script, no other, and no image from it.
+        #expect(dom.components(separatedBy: "<script").count == 2)
+        #expect(!dom.contains("<img src=\"x\"") && !dom.contains("pwned</title>"))
+        #expect(dom.contains(#"<span class="count" id="total-calls">4 calls</span>"#))
+        #expect(dom.contains(#"<span class="count invalid" id="total-invalid">2 invalid</span>"#))
+        #expect(dom.contains("<span id=\"coverage-count\">3 of 6 seen</span>"))
+        #expect(dom.contains(#"<li data-name="searchPerformed">event searchPerformed<span class="loc">"#))
+        #expect(!dom.contains(#"<li data-name="appOpened">"#))
+        #expect(dom.contains("properties.total: expected a number (double), got \"x\""))
+
+        // Filters from the address: invalid calls whose name holds "order".
+        let (filtered, filteredOut) = try Browser.start(["--dump-dom", inspector.address.absoluteString + "/#q=order&status=invalid&wait=4"])
+        let filteredDOM = try await Browser.finish(filtered, filteredOut)
+        #expect(Self.items(filteredDOM).filter { !$0.hasSuffix(" hidden") } == ["invalid orderPlaced"])
+        #expect(filteredDOM.contains("1 of 4 shown"))
+        _ = try await inspector.stop(SIGTERM)
+    }
+}
+#endif
