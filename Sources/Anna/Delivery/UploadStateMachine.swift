@@ -57,6 +57,10 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
         var heldRejected = 0
         var heldTooLarge = 0
         var heldReports: [DeliveryError] = []
+        /// Single records the collector refused for good by index
+        /// (``CollectorTransport/Answer/recordsRejected(status:reasons:restAccepted:)``),
+        /// by their index in the batch: dropped, unsent, when they reach the front.
+        var refused: [Int: DeliveryError] = [:]
     }
 
     let configuration: Configuration
@@ -230,6 +234,38 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
                 batch.heldTooLarge += 1
                 batch.heldReports.append(.dropped(events: 1, reason: .tooLarge))
             }
+        case .recordsRejected(let status, let reasons, let restAccepted):
+            let refused = reasons.filter { $0.key >= 0 && $0.key < range.count }
+            guard !refused.isEmpty else {
+                // No index of this request: nothing named, so isolate them as a 400 does.
+                return answered(.rejected(status: status, body: reasons.values.sorted().joined(separator: "; ")), now: now)
+            }
+            batch.pending.removeFirst()
+            if restAccepted {
+                // The others were ingested: acknowledge the request, dropping the refused.
+                failures = 0
+                rejectedInARow = 0
+                batch.heldRejected += refused.count
+                batch.heldReports += refused.sorted { $0.key < $1.key }.map { index, reason in
+                    .rejected(status: status, events: 1, response: Self.excerpt("record \(index): \(reason)"))
+                }
+                effects += release(&batch, through: range.upperBound, delivered: range.count - refused.count)
+            } else {
+                // Nothing was ingested: the refused records are dropped in their turn,
+                // the runs between them sent again, front to back.
+                var parts: [Range<Int>] = []
+                var start = range.lowerBound
+                for (offset, reason) in refused.sorted(by: { $0.key < $1.key }) {
+                    let index = range.lowerBound + offset
+                    if start < index { parts.append(start..<index) }
+                    parts.append(index..<index + 1)
+                    batch.refused[index] = .rejected(
+                        status: status, events: 1, response: Self.excerpt("record \(offset): \(reason)"))
+                    start = index + 1
+                }
+                if start < range.upperBound { parts.append(start..<range.upperBound) }
+                batch.pending.insert(contentsOf: parts, at: 0)
+            }
         case .redirected(let status, let location):
             let delay = backoff(retryAfter: nil)
             let message = "redirects are not followed" + (location.map { " (Location: \(Self.excerpt($0)))" } ?? "")
@@ -239,6 +275,12 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
             return fail(
                 .retrying(status: status, message: message, delay: delay.timeInterval), delay: delay, now: now,
                 outage: status == nil)
+        }
+        // Refused records at the front are held for the next acknowledgement, unsent.
+        while let next = batch.pending.first, next.count == 1, let report = batch.refused.removeValue(forKey: next.lowerBound) {
+            batch.pending.removeFirst()
+            batch.heldRejected += 1
+            batch.heldReports.append(report)
         }
         if batch.pending.isEmpty {
             // The batch is done: drop what is held, then read on.
