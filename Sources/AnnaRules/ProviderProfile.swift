@@ -138,7 +138,7 @@ public struct ProviderProfile: Sendable, Hashable {
         requiresIdentifierNames: false,
         reservedEventNames: [],
         reservedPrefixes: ["$"],
-        maximumEventBytes: 1_000_000,
+        maximumEventBytes: 1024 * 1024,
         acceptsArrayValues: true
     )
 
