@@ -198,7 +198,7 @@ let package = Package(
         // ArticleSnippets.swift and run, against the README's spec (catalog.anna.yml).
         .testTarget(
             name: "AnnaDocumentationTests",
-            dependencies: ["Anna", "AnnaFocusPaths", "AnnaTesting"],
+            dependencies: ["Anna", "AnnaFocusPaths", "AnnaTesting", "AnnaDestinations"],
             plugins: [.plugin(name: "AnnaPlugin")]
         ),
         // Compiles and exercises the golden generated sources.
