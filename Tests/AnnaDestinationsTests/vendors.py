@@ -201,7 +201,11 @@ class Handler(BaseHTTPRequestHandler):
         try:
             body = json.loads(raw)
         except ValueError:
-            body = None
+            # A body cut short (a client killed while sending) is no contract violation of
+            # the client's: answered 400, not recorded as invalid.
+            with lock:
+                state["requests"] += 1
+            return self.reply(400, {"error": "invalid JSON"})
         count = len(body.get("events") or body.get("batch") or []) if isinstance(body, dict) else len(body or [])
         with lock:
             state["requests"] += 1

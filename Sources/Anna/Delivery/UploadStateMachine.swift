@@ -48,21 +48,6 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
         case finished
     }
 
-    /// The batch read last: ranges still to send, front first, and what is held.
-    private struct Batch {
-        var count: Int
-        var pending: [Range<Int>]
-        /// Records before this index are acknowledged.
-        var acknowledged = 0
-        var heldRejected = 0
-        var heldTooLarge = 0
-        var heldReports: [DeliveryError] = []
-        /// Single records the collector refused for good by index
-        /// (``CollectorTransport/Answer/recordsRejected(status:reasons:restAccepted:)``),
-        /// by their index in the batch: dropped, unsent, when they reach the front.
-        var refused: [Int: DeliveryError] = [:]
-    }
-
     let configuration: Configuration
     private var random: Random
     private var phase = Phase.idle
@@ -251,20 +236,8 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
                 }
                 effects += release(&batch, through: range.upperBound, delivered: range.count - refused.count)
             } else {
-                // Nothing was ingested: the refused records are dropped in their turn,
-                // the runs between them sent again, front to back.
-                var parts: [Range<Int>] = []
-                var start = range.lowerBound
-                for (offset, reason) in refused.sorted(by: { $0.key < $1.key }) {
-                    let index = range.lowerBound + offset
-                    if start < index { parts.append(start..<index) }
-                    parts.append(index..<index + 1)
-                    batch.refused[index] = .rejected(
-                        status: status, events: 1, response: Self.excerpt("record \(offset): \(reason)"))
-                    start = index + 1
-                }
-                if start < range.upperBound { parts.append(start..<range.upperBound) }
-                batch.pending.insert(contentsOf: parts, at: 0)
+                // Nothing was ingested: the refused are dropped in their turn, the rest sent again.
+                batch.refuse(refused, of: range, status: status)
             }
         case .redirected(let status, let location):
             let delay = backoff(retryAfter: nil)
@@ -276,12 +249,7 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
                 .retrying(status: status, message: message, delay: delay.timeInterval), delay: delay, now: now,
                 outage: status == nil)
         }
-        // Refused records at the front are held for the next acknowledgement, unsent.
-        while let next = batch.pending.first, next.count == 1, let report = batch.refused.removeValue(forKey: next.lowerBound) {
-            batch.pending.removeFirst()
-            batch.heldRejected += 1
-            batch.heldReports.append(report)
-        }
+        batch.holdRefusedAtFront()
         if batch.pending.isEmpty {
             // The batch is done: drop what is held, then read on.
             effects += release(&batch, through: batch.count, delivered: 0)
