@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```swift
 /// let amplitude = try AmplitudeProvider(
-///     apiKey: "<project API key>", storage: .directory(amplitudeFolder), endpoint: .httpAPIEU)
+///     apiKey: "<project API key>", storage: .directory(amplitudeFolder), region: .eu)
 /// let analytics = AnalyticsService(providers: [amplitude])
 /// ```
 ///
@@ -23,38 +23,51 @@ import Foundation
 /// ship; never give it the project's secret key (Amplitude cannot tell them apart by
 /// their form, so the provider cannot refuse it).
 public final class AmplitudeProvider: AnalyticsProvider {
-    /// Where events go: a region's HTTP V2 or Batch API, or another `https` URL (a proxy).
-    public struct Endpoint: Sendable, Hashable {
-        /// The URL batches are posted to.
-        public let url: URL
+    /// Amplitude's data center, or another host taking its APIs (a proxy).
+    public struct Region: Sendable, Hashable {
+        /// The host's base URL; the ``API`` adds its path.
+        public let baseURL: URL
 
-        /// `https://api2.amplitude.com/2/httpapi`: the HTTP V2 API, US data center.
-        public static let httpAPI = Endpoint("https://api2.amplitude.com/2/httpapi")
-        /// `https://api.eu.amplitude.com/2/httpapi`: the HTTP V2 API, EU data center.
-        public static let httpAPIEU = Endpoint("https://api.eu.amplitude.com/2/httpapi")
-        /// `https://api2.amplitude.com/batch`: the Batch API (higher per-device rate limits), US.
-        public static let batchAPI = Endpoint("https://api2.amplitude.com/batch")
-        /// `https://api.eu.amplitude.com/batch`: the Batch API, EU.
-        public static let batchAPIEU = Endpoint("https://api.eu.amplitude.com/batch")
+        /// `https://api2.amplitude.com`: Amplitude's US data center.
+        public static let us = Region("https://api2.amplitude.com")
+        /// `https://api.eu.amplitude.com`: Amplitude's EU data center.
+        public static let eu = Region("https://api.eu.amplitude.com")
 
-        /// Another URL taking the same body, e.g. a proxy: `https`, or `http` on loopback.
-        /// - Parameter url: The URL batches are posted to.
-        /// - Returns: The endpoint.
-        public static func custom(_ url: URL) -> Endpoint { Endpoint(url: url) }
+        /// Another host taking the same paths and body, e.g. a proxy: `https`, or
+        /// `http` on loopback.
+        /// - Parameter baseURL: The host's base URL, e.g. `https://amplitude-proxy.example.com`.
+        /// - Returns: The region.
+        public static func custom(_ baseURL: URL) -> Region { Region(baseURL: baseURL) }
 
-        private init(url: URL) {
-            self.url = url
+        private init(baseURL: URL) {
+            self.baseURL = baseURL
         }
 
         private init(_ literal: String) {
-            url = URL(string: literal) ?? URL(fileURLWithPath: "/")
+            baseURL = URL(string: literal) ?? URL(fileURLWithPath: "/")
+        }
+    }
+
+    /// Which of Amplitude's ingestion APIs takes the events; both take the same body.
+    public enum API: Sendable, Hashable {
+        /// The HTTP V2 API, `/2/httpapi`.
+        case httpV2
+        /// The Batch Event Upload API, `/batch`: higher per-device rate limits, for
+        /// backlogs and server-side sending.
+        case batch
+
+        var path: String {
+            switch self {
+            case .httpV2: "2/httpapi"
+            case .batch: "batch"
+            }
         }
     }
 
     /// `AmplitudeProvider`.
     public let name = "AmplitudeProvider"
-    /// Where events go.
-    public let endpoint: Endpoint
+    /// The URL batches are posted to: the region's base URL and the API's path.
+    public let endpoint: URL
     /// The configuration, with batches within Amplitude's limits: at most 2,000 events
     /// and 1 MB a request.
     public let configuration: HTTPBatchProvider.Configuration
@@ -67,7 +80,8 @@ public final class AmplitudeProvider: AnalyticsProvider {
     /// - Parameters:
     ///   - apiKey: The project's API key (client-side; not the secret key).
     ///   - storage: Where events wait; a folder of its own, apart from other providers'.
-    ///   - endpoint: The region's HTTP V2 API by default, US.
+    ///   - region: Amplitude's US data center by default.
+    ///   - api: The HTTP V2 API by default; ``API/batch`` for the Batch API.
     ///   - groupType: The group type a `group` call sets (`groups` of `$groupidentify`).
     ///   - options: PII, naming and profile; ``ProviderProfile/amplitude`` by default.
     ///   - configuration: Flush triggers, retries and the queue; batches are capped at
@@ -77,13 +91,15 @@ public final class AmplitudeProvider: AnalyticsProvider {
     public init(
         apiKey: String,
         storage: DeliveryStorage,
-        endpoint: Endpoint = .httpAPI,
+        region: Region = .us,
+        api: API = .httpV2,
         groupType: String = "group",
         options: ProviderOptions = ProviderOptions(profile: .amplitude),
         configuration: HTTPBatchProvider.Configuration = HTTPBatchProvider.Configuration()
     ) throws {
         guard !apiKey.isEmpty else { throw DestinationError(.missingKey, "AmplitudeProvider needs the project's API key") }
-        let wire = AmplitudeWire(endpoint: endpoint.url, apiKey: apiKey, groupType: groupType)
+        let endpoint = region.baseURL.appendingPathComponent(api.path)
+        let wire = AmplitudeWire(endpoint: endpoint, apiKey: apiKey, groupType: groupType)
         var configuration = configuration
         configuration.maxBatchCount = min(configuration.maxBatchCount, 2000)
         configuration.maxBatchSize = min(configuration.maxBatchSize, 1_000_000)

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// ```swift
 /// let mixpanel = try MixpanelProvider(
-///     token: "<project token>", storage: .directory(mixpanelFolder), endpoint: .eu)
+///     token: "<project token>", storage: .directory(mixpanelFolder), region: .eu)
 /// let analytics = AnalyticsService(providers: [mixpanel])
 /// ```
 ///
@@ -28,37 +28,42 @@ import Foundation
 /// events older than 5 days: an event kept offline longer is rejected by Mixpanel,
 /// dropped and reported.
 public final class MixpanelProvider: AnalyticsProvider {
-    /// Where events go: a data residency region's `/track?strict=1`, or another URL.
-    public struct Endpoint: Sendable, Hashable {
-        /// The URL batches are posted to.
-        public let url: URL
+    /// Mixpanel's data residency region, or another host taking its API (a proxy).
+    public struct Region: Sendable, Hashable {
+        /// The host's base URL; events go to its `/track?strict=1`.
+        public let baseURL: URL
 
-        /// `https://api.mixpanel.com/track?strict=1`: US data residency.
-        public static let us = Endpoint("https://api.mixpanel.com/track?strict=1")
-        /// `https://api-eu.mixpanel.com/track?strict=1`: EU data residency.
-        public static let eu = Endpoint("https://api-eu.mixpanel.com/track?strict=1")
-        /// `https://api-in.mixpanel.com/track?strict=1`: India data residency.
-        public static let india = Endpoint("https://api-in.mixpanel.com/track?strict=1")
+        /// `https://api.mixpanel.com`: US data residency.
+        public static let us = Region("https://api.mixpanel.com")
+        /// `https://api-eu.mixpanel.com`: EU data residency.
+        public static let eu = Region("https://api-eu.mixpanel.com")
+        /// `https://api-in.mixpanel.com`: India data residency.
+        public static let india = Region("https://api-in.mixpanel.com")
 
-        /// Another URL taking `/track`'s body, e.g. a proxy: `https`, or `http` on
-        /// loopback. Give it `strict=1` for per-record errors.
-        /// - Parameter url: The URL batches are posted to.
-        /// - Returns: The endpoint.
-        public static func custom(_ url: URL) -> Endpoint { Endpoint(url: url) }
+        /// Another host taking `/track`, e.g. a proxy: `https`, or `http` on loopback.
+        /// - Parameter baseURL: The host's base URL, e.g. `https://mixpanel-proxy.example.com`.
+        /// - Returns: The region.
+        public static func custom(_ baseURL: URL) -> Region { Region(baseURL: baseURL) }
 
-        private init(url: URL) {
-            self.url = url
+        private init(baseURL: URL) {
+            self.baseURL = baseURL
         }
 
         private init(_ literal: String) {
-            url = URL(string: literal) ?? URL(fileURLWithPath: "/")
+            baseURL = URL(string: literal) ?? URL(fileURLWithPath: "/")
+        }
+
+        /// `<base>/track?strict=1`: per-record errors for invalid events.
+        var trackURL: URL {
+            let base = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+            return URL(string: base + "/track?strict=1") ?? baseURL
         }
     }
 
     /// `MixpanelProvider`.
     public let name = "MixpanelProvider"
-    /// Where events go.
-    public let endpoint: Endpoint
+    /// The URL batches are posted to: the region's `/track?strict=1`.
+    public let endpoint: URL
     /// The configuration, with batches within Mixpanel's limits: at most 2,000 events
     /// and 1 MB a request.
     public let configuration: HTTPBatchProvider.Configuration
@@ -71,7 +76,7 @@ public final class MixpanelProvider: AnalyticsProvider {
     /// - Parameters:
     ///   - token: The project token (client-side; not the project secret).
     ///   - storage: Where events wait; a folder of its own, apart from other providers'.
-    ///   - endpoint: The region's `/track`; US by default.
+    ///   - region: US data residency by default.
     ///   - options: PII, naming and profile; ``ProviderProfile/mixpanel`` by default.
     ///   - configuration: Flush triggers, retries and the queue; batches are capped at
     ///     Mixpanel's 2,000 events and 1 MB.
@@ -80,12 +85,13 @@ public final class MixpanelProvider: AnalyticsProvider {
     public init(
         token: String,
         storage: DeliveryStorage,
-        endpoint: Endpoint = .us,
+        region: Region = .us,
         options: ProviderOptions = ProviderOptions(profile: .mixpanel),
         configuration: HTTPBatchProvider.Configuration = HTTPBatchProvider.Configuration()
     ) throws {
         guard !token.isEmpty else { throw DestinationError(.missingKey, "MixpanelProvider needs the project token") }
-        let wire = MixpanelWire(endpoint: endpoint.url, token: token)
+        let endpoint = region.trackURL
+        let wire = MixpanelWire(endpoint: endpoint, token: token)
         var configuration = configuration
         configuration.maxBatchCount = min(configuration.maxBatchCount, 2000)
         configuration.maxBatchSize = min(configuration.maxBatchSize, 1_000_000)

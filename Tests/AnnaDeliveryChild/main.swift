@@ -133,11 +133,10 @@ func vendorProvider(_ vendor: String, _ directory: String, _ base: String) -> an
         switch vendor {
         case "amplitude":
             return try AmplitudeProvider(
-                apiKey: "test-key", storage: storage, endpoint: .custom(url.appendingPathComponent("2/httpapi")),
+                apiKey: "test-key", storage: storage, region: .custom(url),
                 configuration: configuration)
         case "mixpanel":
-            guard let track = URL(string: base + "/track?strict=1") else { fail("bad URL \(base)") }
-            return try MixpanelProvider(token: "test-key", storage: storage, endpoint: .custom(track), configuration: configuration)
+            return try MixpanelProvider(token: "test-key", storage: storage, region: .custom(url), configuration: configuration)
         case "posthog":
             return try PostHogProvider(projectAPIKey: "test-key", storage: storage, host: .selfHosted(url), configuration: configuration)
         default:

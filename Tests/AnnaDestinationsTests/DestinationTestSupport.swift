@@ -17,11 +17,11 @@ enum Vendor: String, CaseIterable, CustomStringConvertible, Sendable {
         switch self {
         case .amplitude:
             return try AmplitudeProvider(
-                apiKey: VendorCollector.key, storage: storage, endpoint: .custom(collector.amplitude),
+                apiKey: VendorCollector.key, storage: storage, region: .custom(collector.base),
                 options: ProviderOptions(), configuration: configuration)
         case .mixpanel:
             return try MixpanelProvider(
-                token: VendorCollector.key, storage: storage, endpoint: .custom(collector.mixpanel), options: ProviderOptions(),
+                token: VendorCollector.key, storage: storage, region: .custom(collector.base), options: ProviderOptions(),
                 configuration: configuration)
         case .posthog:
             return try PostHogProvider(

@@ -11,10 +11,9 @@ final class VendorCollector: @unchecked Sendable {
     let port: Int
     static let key = "test-key"
 
+    /// The collector's base URL: Amplitude's `/2/httpapi` and `/batch`, Mixpanel's
+    /// `/track` and PostHog's `/batch/` are under it.
     var base: URL { URL(string: "http://127.0.0.1:\(port)")! }
-    var amplitude: URL { base.appendingPathComponent("2/httpapi") }
-    var amplitudeBatch: URL { base.appendingPathComponent("batch") }
-    var mixpanel: URL { URL(string: "http://127.0.0.1:\(port)/track?strict=1")! }
 
     /// What the collector ingested, in arrival order.
     struct Accepted {

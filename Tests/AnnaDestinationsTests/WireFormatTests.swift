@@ -213,14 +213,13 @@ import Testing
         #expect(throws: DestinationError.self) { try AmplitudeProvider(apiKey: "", storage: .memory(limit: 1 << 20)) }
         do {
             _ = try AmplitudeProvider(
-                apiKey: "key", storage: .directory(folder), endpoint: .custom(URL(string: "http://api2.amplitude.com/2/httpapi")!))
+                apiKey: "key", storage: .directory(folder), region: .custom(URL(string: "http://api2.amplitude.com")!))
             Issue.record("an http endpoint was accepted")
         } catch let error as DeliveryError {
             #expect(error.code == .insecureEndpoint)
         }
-        #expect(AmplitudeProvider.Endpoint.httpAPIEU.url.absoluteString == "https://api.eu.amplitude.com/2/httpapi")
-        #expect(AmplitudeProvider.Endpoint.batchAPI.url.absoluteString == "https://api2.amplitude.com/batch")
-        #expect(MixpanelProvider.Endpoint.india.url.absoluteString == "https://api-in.mixpanel.com/track?strict=1")
+        #expect(MixpanelProvider.Region.india.trackURL.absoluteString == "https://api-in.mixpanel.com/track?strict=1")
+        #expect(MixpanelProvider.Region.custom(URL(string: "https://mp.example.com/")!).trackURL.absoluteString == "https://mp.example.com/track?strict=1")
     }
 
     @Test func providersTakeTheCallsTheirVendorsMap() async throws {
@@ -232,6 +231,11 @@ import Testing
         #expect(posthog.options.receivedKinds == Set(AnalyticsEnvelope.Kind.allCases))
         #expect(amplitude.options.profile == .amplitude && mixpanel.options.profile == .mixpanel && posthog.options.profile == .posthog)
         #expect(amplitude.configuration.maxBatchCount <= 2000 && mixpanel.configuration.maxBatchSize <= 1_000_000)
+        #expect(amplitude.endpoint.absoluteString == "https://api2.amplitude.com/2/httpapi")
+        #expect(mixpanel.endpoint.absoluteString == "https://api.mixpanel.com/track?strict=1")
+        let euBatch = try AmplitudeProvider(apiKey: "k", storage: .memory(limit: 1 << 20), region: .eu, api: .batch)
+        #expect(euBatch.endpoint.absoluteString == "https://api.eu.amplitude.com/batch")
+        await euBatch.shutdown()
         await amplitude.shutdown()
         await mixpanel.shutdown()
         await posthog.shutdown()

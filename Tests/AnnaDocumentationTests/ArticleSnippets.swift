@@ -121,15 +121,16 @@ final class TitledScreen: HeadlessScreen {
         // One folder per provider: one queue each, so one vendor down delays no other.
         let amplitude = try AmplitudeProvider(
             apiKey: "YOUR_AMPLITUDE_API_KEY", storage: .directory(folder.appending(path: "amplitude")),
-            endpoint: .httpAPIEU)
+            region: .eu)
         let mixpanel = try MixpanelProvider(
             token: "YOUR_MIXPANEL_PROJECT_TOKEN", storage: .directory(folder.appending(path: "mixpanel")),
-            endpoint: .eu)
+            region: .eu)
         let posthog = try PostHogProvider(
             projectAPIKey: "phc_YOUR_PROJECT_API_KEY", storage: .directory(folder.appending(path: "posthog")),
             host: .selfHosted(URL(string: "https://posthog.example.com")!))
         let analytics = AnalyticsService(providers: [amplitude, mixpanel, posthog])
-        #expect(posthog.options.receivedKinds.count == 5 && mixpanel.endpoint == .eu)
+        #expect(posthog.options.receivedKinds.count == 5)
+        #expect(mixpanel.endpoint.absoluteString == "https://api-eu.mixpanel.com/track?strict=1")
         await analytics.shutdown()
     }
 

@@ -31,12 +31,12 @@ enum BenchDestination: String, CaseIterable {
             return (provider, { provider.metrics })
         case .amplitude:
             let provider = try AmplitudeProvider(
-                apiKey: "test-key", storage: storage, endpoint: .custom(URL(string: base + "/2/httpapi")!),
+                apiKey: "test-key", storage: storage, region: .custom(URL(string: base)!),
                 configuration: configuration)
             return (provider, { provider.metrics })
         case .mixpanel:
             let provider = try MixpanelProvider(
-                token: "test-key", storage: storage, endpoint: .custom(URL(string: base + "/track?strict=1")!),
+                token: "test-key", storage: storage, region: .custom(URL(string: base)!),
                 configuration: configuration)
             return (provider, { provider.metrics })
         case .posthog:
