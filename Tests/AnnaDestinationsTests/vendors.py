@@ -159,13 +159,17 @@ class Handler(BaseHTTPRequestHandler):
         data = json.dumps(answer).encode()
         with lock:
             state["statuses"][str(status)] = state["statuses"].get(str(status), 0) + 1
-        self.send_response(status)
-        for name, value in headers:
-            self.send_header(name, value)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        try:
+            self.send_response(status)
+            for name, value in headers:
+                self.send_header(name, value)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            # The client was killed while it waited (the kill tests): nobody to answer.
+            self.close_connection = True
 
     def do_GET(self):
         with lock:
@@ -243,7 +247,14 @@ class Handler(BaseHTTPRequestHandler):
         self.reply(code, answer)
 
 
-server = ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1]) if len(sys.argv) > 1 else 0), Handler)
+class Server(ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        # A client killed mid-request (the kill tests) resets its connection: not an error here.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
+server = Server(("127.0.0.1", int(sys.argv[1]) if len(sys.argv) > 1 else 0), Handler)
 server.daemon_threads = True
 print("PORT", server.server_address[1], flush=True)
 server.serve_forever()
