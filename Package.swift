@@ -10,6 +10,9 @@ let package = Package(
         // the original Anna's half. An app that only reports typed events leaves it out;
         // generated code imports it only when its spec declares tasks.
         .library(name: "AnnaFocusPaths", targets: ["AnnaFocusPaths"]),
+        // Amplitude, Mixpanel and PostHog over their HTTP ingestion APIs, on Anna's durable
+        // queue and upload state machine: no vendor SDK, no dependency beyond `Anna`.
+        .library(name: "AnnaDestinations", targets: ["AnnaDestinations"]),
         // Apple platforms: the app's or extension's lifecycle (`AppLifecycle.platform`),
         // background time, and key-value observing. Safe in app extensions.
         .library(name: "AnnaApple", targets: ["AnnaApple"]),
@@ -79,6 +82,9 @@ let package = Package(
         // rules automatic capture applies. Reports through `Anna`'s service, which it
         // re-exports; `Anna` cannot see it.
         .target(name: "AnnaFocusPaths", dependencies: ["Anna"]),
+        // Direct delivery to Amplitude, Mixpanel and PostHog: each a wire protocol
+        // (`CollectorWire`) on `Anna`'s durable delivery, through its `package` hooks.
+        .target(name: "AnnaDestinations", dependencies: ["Anna"]),
         // The Apple adapters: each only forwards platform callbacks to the capture core
         // and the lifecycle source in `Anna`, where every decision is made and tested.
         // Apart from `Anna`, so that a mistake in one cannot break `import Anna`; their
@@ -204,7 +210,14 @@ let package = Package(
             exclude: ["collector.py"]
         ),
         // The process the kill tests start and kill; built by `swift test` with its tests.
-        .executableTarget(name: "AnnaDeliveryChild", dependencies: ["Anna"], path: "Tests/AnnaDeliveryChild"),
+        .executableTarget(name: "AnnaDeliveryChild", dependencies: ["Anna", "AnnaDestinations"], path: "Tests/AnnaDeliveryChild"),
+        // Amplitude, Mixpanel and PostHog providers against loopback collectors that
+        // implement each vendor's documented contract, and killed with SIGKILL.
+        .testTarget(
+            name: "AnnaDestinationsTests",
+            dependencies: ["Anna", "AnnaDestinations", "AnnaDeliveryChild"],
+            exclude: ["vendors.py"]
+        ),
         // The `anna` tool run as a process, as CI and users run it: exit codes and outputs.
         // Not a dependency on `anna` (its objects would clash with the plugin tool's):
         // `swift test` builds every product, and the tests find the binary beside them.
@@ -213,7 +226,7 @@ let package = Package(
         // ArticleSnippets.swift and run, against the README's spec (catalog.anna.yml).
         .testTarget(
             name: "AnnaDocumentationTests",
-            dependencies: ["Anna", "AnnaFocusPaths", "AnnaTesting"],
+            dependencies: ["Anna", "AnnaFocusPaths", "AnnaTesting", "AnnaDestinations"],
             plugins: [.plugin(name: "AnnaPlugin")]
         ),
         // The inspector's checks in process, and anna-inspect run as a process: real

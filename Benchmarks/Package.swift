@@ -63,6 +63,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Anna", package: "Anna"),
+                .product(name: "AnnaDestinations", package: "Anna"),
             ],
             path: "Benchmarks/DeliveryBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

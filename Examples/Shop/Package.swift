@@ -20,6 +20,8 @@ let package = Package(
             dependencies: [
                 "ShopAnalytics",
                 .product(name: "Anna", package: "Anna"),
+                // PostHog beside the Segment path, straight over its capture API.
+                .product(name: "AnnaDestinations", package: "Anna"),
                 // The headless responder tree drives the browsing flow on any platform.
                 .product(name: "AnnaTesting", package: "Anna"),
             ]

@@ -49,7 +49,7 @@ public struct ProviderProfile: Sendable, Hashable {
 
     /// The profiles Anna knows, by name.
     package static let all: [String: ProviderProfile] = Dictionary(
-        uniqueKeysWithValues: [firebase, amplitude, mixpanel, segment].map { ($0.name, $0) }
+        uniqueKeysWithValues: [firebase, amplitude, mixpanel, posthogProfile, segment].map { ($0.name, $0) }
     )
 
     /// Google Analytics for Firebase: event and parameter names of at most 40
@@ -119,6 +119,27 @@ public struct ProviderProfile: Sendable, Hashable {
         maximumEventBytes: nil,
         acceptsArrayValues: true,
         objectRules: .mixpanel
+    )
+
+    /// PostHog's capture API (https://posthog.com/docs/api/capture, read 2026-11-27 from
+    /// the reference as published): an event of at most 1 MB; `$` starts PostHog's own
+    /// events and properties (`$screen`, `$set`, `$groups`…). PostHog documents no limit
+    /// on name lengths, property counts or string values, nor on nesting. Public as
+    /// `ProviderProfile.posthog` in AnnaDestinations, beside the provider.
+    package static let posthogProfile = ProviderProfile(
+        name: "posthog",
+        nameMapping: .verbatim,
+        maximumEventNameLength: nil,
+        maximumParameterNameLength: nil,
+        maximumParameters: nil,
+        maximumStringLength: nil,
+        requiresMaxLength: false,
+        countsBytes: true,
+        requiresIdentifierNames: false,
+        reservedEventNames: [],
+        reservedPrefixes: ["$"],
+        maximumEventBytes: 1024 * 1024,
+        acceptsArrayValues: true
     )
 
     /// Segment's HTTP Tracking API: a message of at most 32 KB, objects and lists of

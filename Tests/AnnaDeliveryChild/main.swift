@@ -33,7 +33,14 @@
 //       own until it shuts down): each round reports <per round> numbered events, waits
 //       until they are accepted, prints "accepted <n>" and idles 300 ms; then shuts
 //       down (a last upload attempt) and prints "done persisted … delivered … dropped …".
+//   AnnaDeliveryChild vendor-report <amplitude|mixpanel|posthog> <directory> <collector base URL> <first>
+//       the same as report, through AnnaDestinations' provider for that vendor, sending to
+//       the vendor's endpoint on the loopback collector (Tests/AnnaDestinationsTests/vendors.py).
+//   AnnaDeliveryChild vendor-drain <amplitude|mixpanel|posthog> <directory> <collector base URL>
+//       delivers what earlier processes left through that vendor's provider, prints
+//       "drained …" and exits.
 @_spi(DurableQueue) import Anna
+import AnnaDestinations
 import Foundation
 
 #if canImport(Glibc)
@@ -114,9 +121,86 @@ func flushForever(_ analytics: AnalyticsService, _ http: HTTPBatchProvider) asyn
     }
 }
 
+/// A destination provider for `vendor`, sending to its endpoint on the collector at `base`.
+func vendorProvider(_ vendor: String, _ directory: String, _ base: String) -> any AnalyticsProvider & VendorMetrics {
+    let storage = DeliveryStorage.directory(URL(fileURLWithPath: directory))
+    let configuration = HTTPBatchProvider.Configuration(
+        flushAt: 100, flushInterval: .milliseconds(100), initialRetryDelay: .milliseconds(20),
+        maxRetryDelay: .milliseconds(200), maxRetryAfter: .milliseconds(200), requestTimeout: .seconds(5),
+        queue: .init(maxBytes: 1 << 30))
+    guard let url = URL(string: base) else { fail("bad URL \(base)") }
+    do {
+        switch vendor {
+        case "amplitude":
+            return try AmplitudeProvider(
+                apiKey: "test-key", storage: storage, region: .custom(url),
+                configuration: configuration)
+        case "mixpanel":
+            return try MixpanelProvider(token: "test-key", storage: storage, region: .custom(url), configuration: configuration)
+        case "posthog":
+            return try PostHogProvider(projectAPIKey: "test-key", storage: storage, host: .selfHosted(url), configuration: configuration)
+        default:
+            fail("unknown vendor \(vendor)")
+        }
+    } catch {
+        fail("\(error)")
+    }
+}
+
+/// The destination providers' shared metrics.
+protocol VendorMetrics {
+    var metrics: HTTPBatchProvider.Metrics { get }
+}
+
+extension AmplitudeProvider: VendorMetrics {}
+extension MixpanelProvider: VendorMetrics {}
+extension PostHogProvider: VendorMetrics {}
+
 guard arguments.count >= 4 else { fail("usage: AnnaDeliveryChild report|drain|fill|shared|calls|suspend …") }
 
 switch arguments[1] {
+case "vendor-report":
+    guard arguments.count == 6, let first = Int(arguments[5]) else { fail("vendor-report <vendor> <directory> <base> <first>") }
+    let provider = vendorProvider(arguments[2], arguments[3], arguments[4])
+    let analytics = AnalyticsService(providers: [provider])
+    let reporter = Thread {
+        var number = first
+        while true {
+            for _ in 0..<3 {
+                analytics.report(numbered(number))
+                number += 1
+            }
+            usleep(1000)
+        }
+    }
+    reporter.start()
+    var printed = 0
+    while true {
+        let persisted = provider.metrics.persisted
+        if persisted != printed {
+            say("persisted \(persisted)")
+            printed = persisted
+        }
+        usleep(2000)
+    }
+
+case "vendor-drain":
+    let provider = vendorProvider(arguments[2], arguments[3], arguments[4])
+    let analytics = AnalyticsService(providers: [provider])
+    let deadline = Date().addingTimeInterval(120)
+    while Date() < deadline {
+        await analytics.flush()
+        let metrics = provider.metrics
+        if metrics.backlog == 0 {
+            let dropped = metrics.dropped.values.reduce(0, +)
+            say("drained delivered \(metrics.delivered) recovered \(metrics.recovered) skipped \(metrics.skippedBytes) dropped \(dropped)")
+            await analytics.shutdown()
+            exit(0)
+        }
+        try? await Task.sleep(for: .milliseconds(50))
+    }
+    fail("not drained: \(provider.metrics)")
+
 case "report", "report-orders":
     guard arguments.count == 5, let first = Int(arguments[4]) else { fail("report <directory> <endpoint> <first>") }
     let make = arguments[1] == "report" ? numbered : order

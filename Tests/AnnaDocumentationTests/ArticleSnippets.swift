@@ -3,6 +3,7 @@
 // ANNA_RECORD_SNIPPETS=1 swift test --filter ArticleSnippetsFileTests (if this file no
 // longer compiles, empty it first)
 import Anna
+import AnnaDestinations
 import AnnaFocusPaths
 import AnnaTesting
 import Foundation
@@ -110,6 +111,27 @@ final class TitledScreen: HeadlessScreen {
         analytics.report(.categoryAdded(categoryTitle: "Books", itemCount: 3, source: .manual))
         await analytics.flush()
         #expect(recorder.events == [.categoryAdded(categoryTitle: "Books", itemCount: 3, source: .manual)])
+    }
+
+    /// Destinations.md, Swift block 1.
+    @Test func destinations1() async throws {
+
+        let folder = FileManager.default.temporaryDirectory.appending(path: "anna-destinations-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // One folder per provider: one queue each, so one vendor down delays no other.
+        let amplitude = try AmplitudeProvider(
+            apiKey: "YOUR_AMPLITUDE_API_KEY", storage: .directory(folder.appending(path: "amplitude")),
+            region: .eu)
+        let mixpanel = try MixpanelProvider(
+            token: "YOUR_MIXPANEL_PROJECT_TOKEN", storage: .directory(folder.appending(path: "mixpanel")),
+            region: .eu)
+        let posthog = try PostHogProvider(
+            projectAPIKey: "phc_YOUR_PROJECT_API_KEY", storage: .directory(folder.appending(path: "posthog")),
+            host: .selfHosted(URL(string: "https://posthog.example.com")!))
+        let analytics = AnalyticsService(providers: [amplitude, mixpanel, posthog])
+        #expect(posthog.options.receivedKinds.count == 5)
+        #expect(mixpanel.endpoint.absoluteString == "https://api-eu.mixpanel.com/track?strict=1")
+        await analytics.shutdown()
     }
 
     /// DurableDelivery.md, Swift block 1.

@@ -35,6 +35,7 @@ let storedRecord: [UInt8] = Array(
 let recordsPerRun = 100_000
 
 let benchmarks: @Sendable () -> Void = {
+    destinationBenchmarks()
     let durable = Benchmark.Configuration(
         metrics: [.wallClock, .cpuTotal, .throughput, .mallocCountTotal, .peakMemoryResident],
         warmupIterations: 1,

@@ -154,9 +154,11 @@ final class BenchCollector: @unchecked Sendable {
     let port: Int
     var endpoint: URL { URL(string: "http://127.0.0.1:\(port)/v1/batch")! }
 
-    init() throws {
+    /// - Parameter script: The collector under Tests/: Segment's (collector.py) by
+    ///   default, or the vendors' (AnnaDestinationsTests/vendors.py).
+    init(script: String = "AnnaDeliveryTests/collector.py") throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../Tests/AnnaDeliveryTests/collector.py").standardized
+            .appendingPathComponent("../../../Tests/\(script)").standardized
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path, "0", "test-key"]
         let output = Pipe()

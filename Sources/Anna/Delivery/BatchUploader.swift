@@ -5,7 +5,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The uploader of an ``HTTPBatchProvider``: a driver. One thread performs what its
+/// The uploader of a ``DurableDelivery`` (an ``HTTPBatchProvider``'s or a destination's): a driver. One thread performs what its
 /// ``UploadStateMachine`` decides — reads batches from the durable queue, sends them
 /// one request at a time, acknowledges, counts, reports, holds, adopts, waits. It
 /// makes no decision and keeps no state of its own: flushes, stops, purges,
@@ -28,6 +28,8 @@ final class BatchUploader: Sendable {
     typealias Machine = UploadStateMachine<SystemRandomNumberGenerator, Waiter, URLSessionTask>
 
     private let queue: DurableQueue
+    /// The collector's wire protocol: bodies, headers, answers.
+    private let wire: any CollectorWire
     private let configuration: HTTPBatchProvider.Configuration
     private let counters: LockedState<HTTPBatchProvider.Metrics>
     private let transport: CollectorTransport
@@ -37,17 +39,20 @@ final class BatchUploader: Sendable {
     private let machine: LockedState<Machine>
 
     init(
-        endpoint: URL, writeKey: String, queue: DurableQueue, configuration: HTTPBatchProvider.Configuration,
+        wire: any CollectorWire, queue: DurableQueue, configuration: HTTPBatchProvider.Configuration,
         counters: LockedState<HTTPBatchProvider.Metrics>, shared: SharedDeliveryFolder? = nil
     ) {
+        self.wire = wire
         self.shared = shared
         self.queue = queue
         self.configuration = configuration
         self.counters = counters
-        transport = CollectorTransport(endpoint: endpoint, writeKey: writeKey, requestTimeout: configuration.requestTimeout)
+        transport = CollectorTransport(
+            endpoint: wire.endpoint, headers: wire.headers, requestTimeout: configuration.requestTimeout)
         machine = LockedState(
             Machine(
-                configuration: .init(configuration, adoptsOrphans: shared != nil), random: SystemRandomNumberGenerator(),
+                configuration: .init(configuration, adoptsOrphans: shared != nil, bodyOverhead: wire.bodyOverhead),
+                random: SystemRandomNumberGenerator(),
                 now: .now))
     }
 
@@ -228,7 +233,7 @@ final class BatchUploader: Sendable {
 
     /// Sends records as one batch; `nil` when a hold began before it started.
     private func exchange(_ records: ArraySlice<DurableQueue.Record>) -> Machine.Answer? {
-        let body = TrackingAPIEncoder.batchBody(records.lazy.map(\.payload), sentAt: Date())
+        let body = wire.body(records.lazy.map(\.payload), sentAt: Date())
         if let shared {
             switch lockUploads(shared) {
             case .locked: break
@@ -240,7 +245,7 @@ final class BatchUploader: Sendable {
         defer { shared?.unlockUploads() }
         // Compressed after the batch was cut by its uncompressed size (maxBatchSize),
         // the limit collectors apply to the JSON.
-        let compressed = configuration.compressesRequests ? Gzip.compress(body) : nil
+        let compressed = configuration.compressesRequests && wire.acceptsGzip ? Gzip.compress(body) : nil
         let response = transport.send(Data(compressed ?? body), gzipped: compressed != nil) { task in
             // Started under the machine's lock, so a hold that begins next cancels it.
             machine.withLock { machine in
@@ -250,7 +255,7 @@ final class BatchUploader: Sendable {
             }
         }
         // A cancelled request's answer reaches the machine, which ignores it.
-        return response.map(Machine.Answer.init)
+        return response.map { wire.classify($0, records: records.count) }
     }
 
     private enum UploadLock { case locked, held, busy }

@@ -8,9 +8,14 @@ import FoundationNetworking
 /// upload machine needs, as a value it decides on (``UploadStateMachine``).
 extension CollectorTransport {
     /// The collector's answer to one request, classified.
-    enum Answer {
+    package enum Answer {
         /// 2xx.
         case accepted
+        /// The collector named records it refuses for good, at these indices of the
+        /// request, each with its reason. `restAccepted`: it ingested the others
+        /// (Mixpanel's `strict=1`); otherwise it ingested nothing and the others are
+        /// sent again (Amplitude's 400).
+        case recordsRejected(status: Int, reasons: [Int: String], restAccepted: Bool)
         /// 400, with an excerpt of the body.
         case rejected(status: Int, body: String)
         /// 413.
@@ -22,7 +27,7 @@ extension CollectorTransport {
 
         /// Classifies a response: a cut answer is no acceptance, a redirect is never
         /// followed, `Retry-After` is read on failures.
-        init(_ response: Response) {
+        package init(_ response: Response) {
             guard let status = response.status else {
                 self = .failed(status: nil, message: response.error ?? "no response", retryAfter: nil)
                 return
@@ -48,7 +53,7 @@ extension CollectorTransport {
 
         /// `Retry-After` as delta-seconds or an HTTP-date (RFC 9110), as seconds from now,
         /// at least zero (the state machine raises it to the backoff's floor).
-        static func parseRetryAfter(_ value: String, now: Date = Date()) -> TimeInterval? {
+        package static func parseRetryAfter(_ value: String, now: Date = Date()) -> TimeInterval? {
             let trimmed = value.trimmingCharacters(in: .whitespaces)
             if let seconds = Int(trimmed) { return TimeInterval(max(seconds, 0)) }
             let formatter = DateFormatter()

@@ -13,29 +13,43 @@ import FoundationNetworking
 /// ``send(_:start:)`` runs on the uploader thread; URLSession calls the delegate on
 /// its own queue. The two meet in an ``Exchange`` per request, found by task id
 /// under `exchanges`' lock.
-final class CollectorTransport: Sendable {
+package final class CollectorTransport: Sendable {
     /// The collector's answer, or why there is none.
-    struct Response {
-        var status: Int?
-        var location: String?
-        var retryAfter: String?
+    package struct Response {
+        /// The HTTP status, when the collector answered.
+        package var status: Int?
+        /// The `Location` header.
+        package var location: String?
+        /// The `Retry-After` header.
+        package var retryAfter: String?
         /// The first ``CollectorTransport/maxBodyBytes`` bytes of the body.
-        var body: Data
-        var error: String?
+        package var body: Data
+        /// Why there is no complete answer.
+        package var error: String?
+
+        /// Creates a response.
+        package init(status: Int? = nil, location: String? = nil, retryAfter: String? = nil, body: Data, error: String? = nil) {
+            self.status = status
+            self.location = location
+            self.retryAfter = retryAfter
+            self.body = body
+            self.error = error
+        }
     }
 
-    /// A collector's body is kept only for an excerpt in reports.
-    static let maxBodyBytes = 4096
+    /// A collector's body is kept for an excerpt in reports and for the records it names
+    /// (Amplitude's and Mixpanel's per-record errors for up to 2,000 events).
+    static let maxBodyBytes = 65_536
 
     private let endpoint: URL
-    private let authorization: String
+    private let headers: [(name: String, value: String)]
     private let requestTimeout: Duration
     private let session: URLSession
     private let delegate: Delegate
 
-    init(endpoint: URL, writeKey: String, requestTimeout: Duration) {
+    init(endpoint: URL, headers: [(name: String, value: String)], requestTimeout: Duration) {
         self.endpoint = endpoint
-        self.authorization = "Basic " + Data("\(writeKey):".utf8).base64EncodedString()
+        self.headers = headers
         self.requestTimeout = requestTimeout
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = requestTimeout.timeInterval
@@ -54,7 +68,7 @@ final class CollectorTransport: Sendable {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         if gzipped { request.setValue("gzip", forHTTPHeaderField: "Content-Encoding") }
-        request.setValue(authorization, forHTTPHeaderField: "Authorization")
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.setValue("\(AnalyticsContext.anna.name)/\(AnalyticsContext.anna.version)", forHTTPHeaderField: "User-Agent")
         request.httpBody = body
 

@@ -61,11 +61,9 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// Receives PII only if `options` says so; no mapper and no profile by default.
     /// Always receives every kind of call, whatever the options given.
     public let options: ProviderOptions
-    let queue: DurableQueue
-    private let encoder = LockedState(TrackingAPIEncoder())
-    private let counters: LockedState<Metrics>
-    /// Whether it is suspended (``suspend()``) is the uploader's machine's to know.
-    private let uploader: BatchUploader
+    /// The queue, the uploader and Segment's wire format.
+    let delivery: DurableDelivery
+    var queue: DurableQueue { delivery.queue }
 
     /// Creates a provider and starts its writer and uploader. Touches no disk on
     /// the calling thread: recovery of earlier events runs on the queue's writer.
@@ -90,104 +88,28 @@ public final class HTTPBatchProvider: AnalyticsProvider {
         options: ProviderOptions = ProviderOptions(),
         configuration: Configuration = Configuration()
     ) throws {
-        guard Self.isAllowed(endpoint) else { throw DeliveryError.insecureEndpoint(endpoint) }
+        let wire = SegmentWire(endpoint: endpoint, writeKey: writeKey)
         self.endpoint = endpoint
         self.configuration = configuration
         var options = options
-        options.receivedKinds = Set(AnalyticsEnvelope.Kind.allCases)
+        options.receivedKinds = wire.receivedKinds
         self.options = options
-        let errorHandler = configuration.errorHandler
-        do {
-            queue = try DurableQueue(
-                storage: storage, configuration: configuration.queue,
-                errorHandler: { error in errorHandler?(.storage(error)) })
-        } catch let error as DurableStorageError where error.isLockConflict {
-            throw DeliveryError.storageLocked(error)
-        } catch let error as DurableStorageError {
-            throw DeliveryError.storage(error)
-        }
-        let counters = LockedState(Metrics())
-        self.counters = counters
-        var shared: SharedDeliveryFolder?
-        if case .shared(let folder) = storage {
-            shared = SharedDeliveryFolder(
-                folder: folder, lockPolicy: configuration.queue.lockPolicy,
-                uploadLease: configuration.requestTimeout + .seconds(1), syncMode: configuration.queue.syncMode)
-        }
-        uploader = BatchUploader(
-            endpoint: endpoint, writeKey: writeKey, queue: queue, configuration: configuration, counters: counters,
-            shared: shared)
-        uploader.start()
+        delivery = try DurableDelivery(wire: wire, storage: storage, configuration: configuration)
     }
 
-    /// `https` anywhere; `http` for loopback hosts only: `localhost`, `[::1]`, and
-    /// 127.0.0.0/8 written as canonical dotted decimal (digits only, no sign, no
-    /// leading zero), so that no spelling a resolver might read otherwise passes.
+    /// ``DurableDelivery/isAllowed(_:)``.
     static func isAllowed(_ url: URL) -> Bool {
-        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else { return false }
-        if scheme == "https" { return true }
-        guard scheme == "http" else { return false }
-        if host == "localhost" || host == "[::1]" || host == "::1" { return true }
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy(isCanonicalOctet)
-    }
-
-    /// `0` to `255` in decimal digits, without sign or leading zeros.
-    private static func isCanonicalOctet(_ part: Substring) -> Bool {
-        guard !part.isEmpty, part.count <= 3, part.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-            part == "0" || part.first != "0", let value = Int(part)
-        else { return false }
-        return value <= 255
+        DurableDelivery.isAllowed(url)
     }
 
     // MARK: AnalyticsProvider
-
-    /// Envelopes encoded at a time by ``receive(_:)``: about 500 KB of Segment JSON.
-    /// A burst handed over at once is encoded chunk by chunk as the writer makes room,
-    /// so its encoded copy never waits in memory beside the envelopes whole.
-    static let receiveChunk = 1_000
 
     /// Encodes the events and appends them to the durable queue, a chunk at a time;
     /// returns without waiting for the disk, once the queue's buffer has room for the
     /// last chunk (the queue's `waitForRoom()`).
     /// - Parameter batch: Events in report order.
     public func receive(_ batch: [AnalyticsEnvelope]) async throws {
-        var tooLarge = 0
-        var records = DurableQueue.Batch(reservingCapacity: min(batch.count, Self.receiveChunk) * 480)
-        var start = batch.startIndex
-        while start < batch.endIndex {
-            let end = min(start + Self.receiveChunk, batch.endIndex)
-            tooLarge += encode(batch[start..<end], into: &records)
-            // One lock and, when the writer's buffer is empty, no copy for the chunk.
-            await queue.waitForRoom()
-            queue.append(&records)
-            start = end
-        }
-        counters.withLock { metrics in
-            metrics.queued += batch.count - tooLarge
-            if tooLarge > 0 { metrics.dropped[.tooLarge, default: 0] += tooLarge }
-        }
-        if tooLarge > 0 { configuration.errorHandler?(.dropped(events: tooLarge, reason: .tooLarge)) }
-    }
-
-    /// Encodes envelopes as framed records; returns how many were too large to keep.
-    private func encode(_ envelopes: ArraySlice<AnalyticsEnvelope>, into records: inout DurableQueue.Batch) -> Int {
-        encoder.withLock { encoder in
-            var tooLarge = 0
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(1024)
-            let limit = min(configuration.maxEventSize, queue.configuration.maxRecordSize)
-            for envelope in envelopes {
-                bytes.removeAll(keepingCapacity: true)
-                encoder.encode(envelope, into: &bytes)
-                if bytes.count > limit {
-                    tooLarge += 1
-                } else {
-                    bytes.withUnsafeBytes { records.append($0) }
-                }
-            }
-            return tooLarge
-        }
+        await delivery.receive(batch)
     }
 
     /// Persists what was received, then waits for an upload round that started after
@@ -196,9 +118,7 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// out a backoff, and while the provider is suspended (``suspend()``): nothing
     /// can be written or sent then.
     public func flush() async throws {
-        guard !uploader.isSuspended else { return }
-        await queue.waitUntilPersisted()
-        await uploader.flush()
+        await delivery.flush()
     }
 
     /// Deletes every event not yet delivered (the user opted out). Once it returns,
@@ -207,7 +127,7 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// On a shared folder, the queues of ended processes that this one would adopt
     /// are purged too; live processes purge their own.
     public func purge() async {
-        await uploader.purge()
+        await delivery.purge()
     }
 
     /// Persists what was received, makes a last upload attempt unless backing off,
@@ -216,15 +136,7 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// While suspended (``suspend()``) it sends nothing: it retakes the storage
     /// just long enough to persist what waited in memory, if it can.
     public func shutdown() async {
-        if uploader.isSuspended {
-            // Suspended, the uploader stops without a last round.
-            await uploader.stop()
-            if (try? queue.reacquireLock()) != nil { await queue.waitUntilPersisted() }
-        } else {
-            await queue.waitUntilPersisted()
-            await uploader.stop()
-        }
-        await queue.releaseLock()
+        await delivery.shutdown()
     }
 
     // MARK: Network path
@@ -239,7 +151,7 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// platforms AnnaApple's `NetworkPathMonitor` calls it with `NWPathMonitor`'s updates.
     /// - Parameter path: The current path.
     public func networkPathChanged(_ path: NetworkPath) {
-        uploader.pathChanged(path)
+        delivery.networkPathChanged(path)
     }
 
     // MARK: Suspension
@@ -253,8 +165,7 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// ``resume()``. The service calls it after its flush when the app goes to the
     /// background. Calling it again while suspended does nothing.
     public func suspend() async {
-        guard await uploader.suspend() else { return }
-        await queue.releaseLock()
+        await delivery.suspend()
     }
 
     /// Takes the storage directory's lock again after ``suspend()`` and reads the
@@ -267,23 +178,12 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// when it cannot be opened. The provider then stays suspended, events waiting in
     /// memory, until a later `resume()` succeeds.
     public func resume() async {
-        do {
-            try retakeStorage()
-        } catch let error as DeliveryError {
-            configuration.errorHandler?(error)
-        } catch {}
+        await delivery.resume()
     }
 
     /// ``resume()``, throwing what it reports.
     func retakeStorage() throws {
-        do {
-            try queue.reacquireLock()
-        } catch let error as DurableStorageError where error.isLockConflict {
-            throw DeliveryError.storageLocked(error)
-        } catch let error as DurableStorageError {
-            throw DeliveryError.storage(error)
-        }
-        uploader.resume()
+        try delivery.retakeStorage()
     }
 
     // MARK: State
@@ -291,23 +191,14 @@ public final class HTTPBatchProvider: AnalyticsProvider {
     /// Waits until every event received before the call is written and synced
     /// (accepted), or failed to be (``DropReason/writeFailed``).
     public func waitUntilPersisted() async {
-        await queue.waitUntilPersisted()
+        await delivery.waitUntilPersisted()
     }
 
     /// What the provider's queue counted since it opened: its `fsync`s among them.
-    @_spi(DurableQueue) public var queueMetrics: DurableQueue.Metrics { queue.metrics }
+    @_spi(DurableQueue) public var queueMetrics: DurableQueue.Metrics { delivery.queueMetrics }
 
     /// What the provider counted since it started.
     public var metrics: Metrics {
-        let stored = queue.metrics
-        var metrics = counters.withLock { $0 }
-        metrics.persisted = stored.persisted
-        metrics.backlog = stored.backlog
-        metrics.recovered = stored.recovered
-        metrics.skippedBytes = stored.skippedBytes
-        for (reason, count) in stored.dropped where count > 0 {
-            metrics.dropped[reason, default: 0] += count
-        }
-        return metrics
+        delivery.metrics
     }
 }

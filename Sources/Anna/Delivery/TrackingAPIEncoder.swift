@@ -6,7 +6,7 @@ import Foundation
 /// retries and restarts send the very bytes, message id included, that were
 /// accepted. The context of consecutive events is usually the same and is encoded
 /// once. Not thread-safe; the provider keeps it behind a lock.
-struct TrackingAPIEncoder {
+package struct TrackingAPIEncoder {
     private var lastContext: AnalyticsContext?
     private var contextBytes: [UInt8] = []
 
@@ -18,7 +18,7 @@ struct TrackingAPIEncoder {
     /// - alias: `{"type":"alias","previousId":…,…}`
     ///
     /// each followed by `"messageId":…,"timestamp":…,"anonymousId":…,"userId":…,"context":{…}`.
-    mutating func encode(_ envelope: AnalyticsEnvelope, into out: inout [UInt8]) {
+    package mutating func encode(_ envelope: AnalyticsEnvelope, into out: inout [UInt8]) {
         switch envelope.kind {
         case .track:
             out.append(contentsOf: #"{"type":"track","event":"#.utf8)
@@ -75,7 +75,7 @@ struct TrackingAPIEncoder {
     }
 
     /// `"key":value,…` of a properties or traits object, without its braces.
-    private static func fields(_ fields: [String: AnalyticsValue], into out: inout [UInt8]) {
+    package static func fields(_ fields: [String: AnalyticsValue], into out: inout [UInt8]) {
         var first = true
         for (key, value) in fields {
             if !first { out.append(UInt8(ascii: ",")) }
@@ -118,7 +118,7 @@ struct TrackingAPIEncoder {
         return out
     }
 
-    static func value(_ value: AnalyticsValue, into out: inout [UInt8]) {
+    package static func value(_ value: AnalyticsValue, into out: inout [UInt8]) {
         switch value {
         case .string(let text): string(text, into: &out)
         case .int(let number): out.append(contentsOf: String(number).utf8)
@@ -148,7 +148,7 @@ struct TrackingAPIEncoder {
     }
 
     /// The lowercase 8-4-4-4-12 form, without building a string.
-    static func uuid(_ uuid: UUID, into out: inout [UInt8]) {
+    package static func uuid(_ uuid: UUID, into out: inout [UInt8]) {
         let hex: StaticString = "0123456789abcdef"
         withUnsafeBytes(of: uuid.uuid) { bytes in
             for index in 0..<16 {
@@ -160,7 +160,7 @@ struct TrackingAPIEncoder {
     }
 
     /// A JSON string: quotes, backslashes and control characters escaped, the rest UTF-8.
-    static func string(_ text: String, into out: inout [UInt8]) {
+    package static func string(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             out.append(contentsOf: text.utf8)
@@ -186,7 +186,7 @@ struct TrackingAPIEncoder {
     }
 
     /// ISO 8601 in UTC with milliseconds, `2026-01-01T00:00:00.000Z`, without a formatter.
-    static func timestamp(_ date: Date, into out: inout [UInt8]) {
+    package static func timestamp(_ date: Date, into out: inout [UInt8]) {
         // Years 1970…9999 keep four digits; a clock that far off is clamped, not trusted.
         let raw = (date.timeIntervalSince1970 * 1000).rounded(.down)
         let milliseconds = raw.isFinite ? Int64(min(max(raw, 0), 253_402_300_799_999)) : 0

@@ -13,13 +13,15 @@ extension UploadStateMachine {
         /// Whether to adopt the queues of ended processes (a shared folder).
         var adoptsOrphans: Bool
 
-        init(_ configuration: HTTPBatchProvider.Configuration, adoptsOrphans: Bool = false) {
+        /// - Parameter bodyOverhead: What the wire's body adds around its records
+        ///   (``CollectorWire/bodyOverhead``); Segment's `{"batch":[…],"sentAt":"…"}` by default.
+        init(_ configuration: HTTPBatchProvider.Configuration, adoptsOrphans: Bool = false, bodyOverhead: Int = 64) {
             self.adoptsOrphans = adoptsOrphans
             flushAt = configuration.flushAt
             flushInterval = configuration.flushInterval
             maxBatchCount = max(1, configuration.maxBatchCount)
-            // Room for the envelope `{"batch":[…],"sentAt":"…"}` and the commas.
-            maxBatchBytes = max(1, configuration.maxBatchSize - 64 - configuration.maxBatchCount)
+            // Room for the body around the records and the commas.
+            maxBatchBytes = max(1, configuration.maxBatchSize - bodyOverhead - configuration.maxBatchCount)
             initialRetryDelay = configuration.initialRetryDelay
             maxRetryDelay = configuration.maxRetryDelay
             maxRetryAfter = configuration.maxRetryAfter

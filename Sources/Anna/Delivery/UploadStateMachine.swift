@@ -48,17 +48,6 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
         case finished
     }
 
-    /// The batch read last: ranges still to send, front first, and what is held.
-    private struct Batch {
-        var count: Int
-        var pending: [Range<Int>]
-        /// Records before this index are acknowledged.
-        var acknowledged = 0
-        var heldRejected = 0
-        var heldTooLarge = 0
-        var heldReports: [DeliveryError] = []
-    }
-
     let configuration: Configuration
     private var random: Random
     private var phase = Phase.idle
@@ -230,6 +219,26 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
                 batch.heldTooLarge += 1
                 batch.heldReports.append(.dropped(events: 1, reason: .tooLarge))
             }
+        case .recordsRejected(let status, let reasons, let restAccepted):
+            let refused = reasons.filter { $0.key >= 0 && $0.key < range.count }
+            guard !refused.isEmpty else {
+                // No index of this request: nothing named, so isolate them as a 400 does.
+                return answered(.rejected(status: status, body: reasons.values.sorted().joined(separator: "; ")), now: now)
+            }
+            batch.pending.removeFirst()
+            if restAccepted {
+                // The others were ingested: acknowledge the request, dropping the refused.
+                failures = 0
+                rejectedInARow = 0
+                batch.heldRejected += refused.count
+                batch.heldReports += refused.sorted { $0.key < $1.key }.map { index, reason in
+                    .rejected(status: status, events: 1, response: Self.excerpt("record \(index): \(reason)"))
+                }
+                effects += release(&batch, through: range.upperBound, delivered: range.count - refused.count)
+            } else {
+                // Nothing was ingested: the refused are dropped in their turn, the rest sent again.
+                batch.refuse(refused, of: range, status: status)
+            }
         case .redirected(let status, let location):
             let delay = backoff(retryAfter: nil)
             let message = "redirects are not followed" + (location.map { " (Location: \(Self.excerpt($0)))" } ?? "")
@@ -240,6 +249,7 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
                 .retrying(status: status, message: message, delay: delay.timeInterval), delay: delay, now: now,
                 outage: status == nil)
         }
+        batch.holdRefusedAtFront()
         if batch.pending.isEmpty {
             // The batch is done: drop what is held, then read on.
             effects += release(&batch, through: batch.count, delivered: 0)

@@ -7,8 +7,9 @@ import Darwin
 #endif
 
 /// A collector of the Segment HTTP Tracking API on 127.0.0.1, in this process: it
-/// answers every `POST /v1/batch` with 200 and keeps the calls of each batch, so the
-/// example can show what reached the wire. For a demo, not for production.
+/// answers every `POST` with 200 and keeps the calls of each batch, so the example can
+/// show what reached the wire. The same `{"batch":[…]}` shape stands in for a
+/// self-hosted PostHog's `/batch/`. For a demo, not for production.
 final class LoopbackCollector: @unchecked Sendable {
     /// One call as it arrived: its `type`, and its JSON object.
     struct Call: @unchecked Sendable {
@@ -88,7 +89,8 @@ final class LoopbackCollector: @unchecked Sendable {
     private func keep(_ body: [UInt8]) {
         guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
               let batch = object["batch"] as? [[String: Any]] else { return }
-        let calls = batch.map { Call(type: $0["type"] as? String ?? "?", fields: $0) }
+        // Segment's calls have a `type`; PostHog's events only their `event`.
+        let calls = batch.map { Call(type: ($0["type"] ?? $0["event"]) as? String ?? "?", fields: $0) }
         lock.withLock { received.append(contentsOf: calls) }
     }
 

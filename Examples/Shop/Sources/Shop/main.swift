@@ -1,3 +1,4 @@
+import AnnaDestinations
 import Foundation
 import ShopAnalytics
 
@@ -66,7 +67,9 @@ await analytics.shutdown()
 
 // An app's launch as it ships: identity, consent and persisted globals kept in a
 // storage directory, the lifecycle followed, and every call delivered durably to a
-// collector of the Segment HTTP Tracking API, here one on 127.0.0.1 in this process.
+// collector of the Segment HTTP Tracking API, here one on 127.0.0.1 in this process,
+// and beside it to PostHog's capture API (AnnaDestinations, no PostHog SDK), here a
+// "self-hosted" PostHog on 127.0.0.1 in this process too, so the example needs no network.
 await runAppLaunch()
 
 // `--collector <url>`: the same session, durably, to a collector of the Segment HTTP
@@ -85,6 +88,14 @@ func runAppLaunch() async {
     defer { try? FileManager.default.removeItem(at: folder) }
     do {
         let collector = try LoopbackCollector()
+        let posthogCollector = try LoopbackCollector()
+        // Its own queue in its own folder: one collector down delays no other. The
+        // project API key (phc_…) is public; a personal key (phx_…) would be refused.
+        let posthog = try PostHogProvider(
+            projectAPIKey: "phc_shop_demo_project_key", storage: .directory(folder.appendingPathComponent("posthog")),
+            host: .selfHosted(URL(string: "http://127.0.0.1:\(posthogCollector.port)")!),
+            // The demo collector reads plain JSON; PostHog itself takes the default, gzip.
+            configuration: .init(compressesRequests: false, requestTimeout: .seconds(5)))
         let http = try HTTPBatchProvider(
             endpoint: collector.endpoint, writeKey: "shop-write-key",
             storage: .directory(folder.appendingPathComponent("events")),
@@ -93,7 +104,7 @@ func runAppLaunch() async {
             // This demo collector reads plain JSON; Segment and collector.py take the default, gzip.
             configuration: .init(compressesRequests: false, requestTimeout: .seconds(5)))
         let lifecycle = AppLifecycle()  // on iOS: AppLifecycle.platform, from AnnaApple
-        let analytics = AnalyticsService(providers: [http], configuration: .init(
+        let analytics = AnalyticsService(providers: [http, posthog], configuration: .init(
             context: AnalyticsContext(app: .init(name: "Shop", version: "1.0", build: "1")),
             storageDirectory: folder, lifecycle: lifecycle, tracksLifecycleEvents: true))
         analytics.setGlobal(.theme(.dark))
@@ -117,6 +128,14 @@ func runAppLaunch() async {
             let properties = (call.fields["properties"] ?? call.fields["traits"]) as? [String: Any] ?? [:]
             let keys = properties.keys.sorted().joined(separator: ", ")
             print("  \(call.type)\(name)  userId \(call.fields["userId"] ?? "-")  {\(keys)}")
+        }
+        print("PostHog (self-hosted stand-in on 127.0.0.1:\(posthogCollector.port)/batch/) received "
+            + "\(posthogCollector.calls.count) events, PII removed:")
+        for call in posthogCollector.calls {
+            let properties = call.fields["properties"] as? [String: Any] ?? [:]
+            var keys = properties.keys.filter { !$0.hasPrefix("$") || $0 == "$screen_name" }.sorted()
+            if let set = properties["$set"] as? [String: Any] { keys.append("$set: \(set.keys.sorted().joined(separator: ", "))") }
+            print("  posthog \(call.type)  distinct_id \(call.fields["distinct_id"] ?? "-")  {\(keys.joined(separator: ", "))}")
         }
     } catch {
         print("App launch failed: \(error)")
