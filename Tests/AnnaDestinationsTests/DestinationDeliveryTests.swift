@@ -44,7 +44,7 @@ import Testing
         let accepted = try await collector.accepted()
         #expect(accepted.events.compactMap(\.number).sorted() == [0, 1, 2, 4, 5, 6, 8, 9])
         #expect(Set(accepted.events.map(\.dedupID)).count == 8, "none twice")
-        #expect(provider.metrics.dropped(.rejected) == 2 && provider.metrics.delivered == 8)
+        #expect(provider.metrics.dropped[.rejected, default: 0] == 2 && provider.metrics.delivered == 8)
         #expect(provider.metrics.backlog == 0)
         let rejected = reports.all.filter { $0.code == .rejected }
         #expect(rejected.reduce(0) { $0 + ($1.events ?? 0) } == 2, "\(reports.all)")
