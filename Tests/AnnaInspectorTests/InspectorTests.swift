@@ -76,6 +76,12 @@ import Testing
             ::error file=store.anna.yml,line=29,col=3,title=anna inspect%3A not-seen::event 'appOpened' must be covered by this run but was never seen
 
             """)
+        // A spec given by its absolute path is annotated from the working directory, as
+        // GitHub places annotations by their path in the repository.
+        let absolute = InspectionReport(
+            log: inspector.log, plan: try Fixtures.plan(file: "/repo/Specs/store.anna.yml"), required: ["appOpened"], failOnWarnings: false)
+        #expect(absolute.githubAnnotations(relativeTo: "/repo").contains("::error file=Specs/store.anna.yml,line=29,col=3,"))
+        #expect(absolute.githubAnnotations(relativeTo: "/elsewhere").contains("::error file=/repo/Specs/store.anna.yml,line=29,col=3,"))
         let junit = report.junit()
         #expect(junit.contains(#"<testcase classname="anna-inspect.calls" name="track &quot;orderPlaced&quot;">"#))
         #expect(junit.contains(#"<testcase classname="anna-inspect.coverage" name="covers orderPlaced"/>"#))

@@ -115,13 +115,18 @@ package struct InspectionReport: Sendable, Codable {
 
     /// One line per distinct finding and per required name not seen, as GitHub
     /// Actions reads workflow commands: `::error file=…,line=…,col=…::message`.
-    package func githubAnnotations() -> String {
+    /// GitHub places an annotation by its path from the repository's root: a spec
+    /// path under `directory` (the working directory, where a workflow's steps run)
+    /// is written relative to it.
+    package func githubAnnotations(relativeTo directory: String = FileManager.default.currentDirectoryPath) -> String {
+        let root = directory.hasSuffix("/") ? directory : directory + "/"
+        func path(_ file: String) -> String { file.hasPrefix(root) ? String(file.dropFirst(root.count)) : file }
         var lines: [String] = []
         for entry in findings {
             let command = entry.severity == .error ? "error" : "warning"
             var properties: [String] = []
             if let file = entry.file {
-                properties.append("file=\(Self.escapeProperty(file))")
+                properties.append("file=\(Self.escapeProperty(path(file)))")
                 properties.append("line=\(entry.line ?? 1)")
                 properties.append("col=\(entry.column ?? 1)")
             }
@@ -130,7 +135,7 @@ package struct InspectionReport: Sendable, Codable {
             lines.append("::\(command) \(properties.joined(separator: ","))::\(Self.escapeData(entry.message + times))")
         }
         for missing in coverage.missingRequired {
-            lines.append("::error file=\(Self.escapeProperty(missing.file)),line=\(missing.line),col=\(missing.column),title=\(Self.escapeProperty("anna inspect: not-seen"))::\(Self.escapeData("\(missing.kind) '\(missing.name)' must be covered by this run but was never seen"))")
+            lines.append("::error file=\(Self.escapeProperty(path(missing.file))),line=\(missing.line),col=\(missing.column),title=\(Self.escapeProperty("anna inspect: not-seen"))::\(Self.escapeData("\(missing.kind) '\(missing.name)' must be covered by this run but was never seen"))")
         }
         return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
     }
