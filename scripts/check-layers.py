@@ -18,7 +18,8 @@ LAYERS = {
         "Identity",    # who: the stored identity, consent, their stores
         "Lifecycle",   # when: app lifecycle events and the rules they trigger
         "Providers",   # the provider contract and its rules (profiles, naming, PII), simple providers
-        "Delivery",    # durable queues, uploads, the HTTP batch provider: a provider, unaware of the service
+        "Queue",       # the durable queue: segments on disk, records, the storage lock, a folder shared with extensions
+        "Upload",      # uploads: the upload state machine, collectors' wires, the HTTP batch provider: a provider, unaware of the service
         "Service",     # AnalyticsService: intake, pipeline, identity persistence, lanes fanning out to providers
     ],
     # A module on top of Anna, which the compiler keeps from seeing it; inside, one way too.
