@@ -93,8 +93,8 @@ import FoundationNetworking
         let totals = try #require(json["totals"] as? [String: Any])
         #expect(totals["rejectedRequests"] as? Int == 4 && totals["calls"] as? Int == 4 && totals["requests"] as? Int == 7)
         // GitHub annotations on standard output point at the spec's lines.
-        #expect(exit.stdout.contains("::error file=\(Fixtures.store),line=26,col=7,title=anna inspect%3A constraint::track \"searchPerformed\" properties.resultCount: expected at least 0, got -3\n"))
-        #expect(exit.stdout.contains("::warning file=\(Fixtures.store),line=25,col=7,title=anna inspect%3A pii::"))
+        #expect(exit.stdout.contains("::error file=\(Fixtures.storeInAnnotations),line=26,col=7,title=anna inspect%3A constraint::track \"searchPerformed\" properties.resultCount: expected at least 0, got -3\n"))
+        #expect(exit.stdout.contains("::warning file=\(Fixtures.storeInAnnotations),line=25,col=7,title=anna inspect%3A pii::"))
         #expect(!exit.stdout.contains("red shoes"), "a PII value is never printed")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.hasPrefix(#"<?xml version="1.0" encoding="UTF-8"?>"#))
@@ -114,7 +114,7 @@ import FoundationNetworking
         #expect(try await all.send("/v1/track", body: Data(call.utf8)).status == 200)
         let missing = try await all.stop(SIGTERM)
         #expect(missing.status == 1)
-        #expect(missing.stdout.contains("::error file=\(Fixtures.store),line=15,col=3,title=anna inspect%3A not-seen::event 'orderPlaced' must be covered by this run but was never seen"))
+        #expect(missing.stdout.contains("::error file=\(Fixtures.storeInAnnotations),line=15,col=3,title=anna inspect%3A not-seen::event 'orderPlaced' must be covered by this run but was never seen"))
         #expect(missing.stderr.contains("not seen but required: orderPlaced, searchPerformed, legacyCheckout, Cart, Home"))
 
         let absent = try await run([Fixtures.folder.appending(path: "missing.anna.yml").path])

@@ -6,6 +6,12 @@ import _AnnaGeneratorCore
 enum Fixtures {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "Fixtures", directoryHint: .isDirectory)
     static let store = folder.appending(path: "store.anna.yml").path
+    /// How GitHub annotations name the spec: from the working directory, which the
+    /// inspector's processes share with the tests.
+    static var storeInAnnotations: String {
+        let root = FileManager.default.currentDirectoryPath + "/"
+        return store.hasPrefix(root) ? String(store.dropFirst(root.count)) : store
+    }
 
     /// The plan of store.anna.yml, named as the tests expect.
     static func plan(file: String = "store.anna.yml") throws -> InspectionPlan {

@@ -46,6 +46,22 @@ import Testing
         #expect(large.status == 413)
     }
 
+    /// Segment's API refuses a call over 32 KB; the inspector says so for each, in a
+    /// batch too (where the request itself may be far larger).
+    @Test func aCallOverSegmentsLimitIsAFinding() throws {
+        let inspector = Inspector(plan: try Fixtures.plan())
+        let padding = String(repeating: "x", count: CallChecker.maximumCallBytes)
+        let big = #"{"type":"track","event":"appOpened","context":{"pad":""# + padding + #""},"# + Self.ids + "}"
+        let small = #"{"type":"track","event":"appOpened","# + Self.ids + "}"
+        #expect(inspector.ingest(Self.request(#"{"batch":["# + small + "," + big + "]}")).status == 200)
+        let records = inspector.log.recent
+        #expect(records.count == 2)
+        let sizeFindings = records.map { $0.findings.filter { $0.expected.contains("at most 32 KB") } }
+        #expect(sizeFindings[0].isEmpty)
+        #expect(sizeFindings[1].count == 1 && sizeFindings[1].first?.rule == .callShape)
+        #expect(sizeFindings[1].first?.actual == "\(big.utf8.count) bytes")
+    }
+
     @Test func memoryIsBoundedByTheLimits() throws {
         var limits = InspectorLimits()
         limits.recentCalls = 10

@@ -24,11 +24,16 @@ package struct CallChecker: Sendable {
     /// The call types the inspector knows.
     package static let types: Set<String> = ["track", "screen", "page", "identify", "group", "alias"]
 
+    /// The largest call Segment's Tracking API takes, in bytes of JSON: it refuses a
+    /// larger one (a batch holds many, up to 500 KB in all).
+    package static let maximumCallBytes = 32 * 1024
+
     /// Checks one call.
     /// - Parameters:
     ///   - call: The call's JSON.
     ///   - type: The type the endpoint implies (`/v1/track` → `track`), or `nil` in a batch.
-    package func check(_ call: JSONValue, type implied: String? = nil) -> Result {
+    ///   - size: The call's size in bytes of JSON as sent, when known.
+    package func check(_ call: JSONValue, type implied: String? = nil, size: Int? = nil) -> Result {
         var findings: [Finding] = []
         guard case .object = call else {
             findings.append(Finding(.error, .callShape, call: "call", path: "", expected: "a JSON object", actual: call.kindName, at: nil))
@@ -72,6 +77,9 @@ package struct CallChecker: Sendable {
             _ = requiredString(call, "userId", label: type, into: &findings)
         }
         checkShape(call, label: label, into: &findings)
+        if let size, size > Self.maximumCallBytes {
+            findings.append(Finding(.error, .callShape, call: label, path: "", expected: "a call of at most 32 KB, as Segment's API takes (it refuses larger ones)", actual: "\(size) bytes", at: nil))
+        }
         return Result(type: type, name: name, findings: findings)
     }
 

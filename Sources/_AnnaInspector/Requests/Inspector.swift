@@ -118,7 +118,7 @@ package final class Inspector: @unchecked Sendable {  // `state` is guarded by `
         for (call, range) in zip(calls, ranges) {
             // The call's text as sent, cut at the limit, for the page.
             let text = body[range.lowerBound..<min(range.upperBound, range.lowerBound + limits.maximumCallText + 1)]
-            checked.append((checker.check(call, type: implied), String(decoding: text, as: UTF8.self)))
+            checked.append((checker.check(call, type: implied, size: range.count), String(decoding: text, as: UTF8.self)))
         }
         let time = now()
         let plan = checker.plan
