@@ -66,7 +66,25 @@ import Testing
             // Rewritten only when it changes, so a second run builds incrementally.
             if (try? String(contentsOf: url, encoding: .utf8)) != text { try text.write(to: url, atomically: true, encoding: .utf8) }
         }
+        // SwiftPM keeps a path dependency's file list in the app's build folder and
+        // stops at a file that was moved or removed ("missing inputs"): the app builds
+        // anew when Anna's files changed since its last build.
+        let inventory = try anInventoryOfAnnasSources()
+        let stamp = app.appending(path: ".build/anna-sources.txt")
+        if (try? String(contentsOf: stamp, encoding: .utf8)) != inventory {
+            try? FileManager.default.removeItem(at: app.appending(path: ".build"))
+            try FileManager.default.createDirectory(at: stamp.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try inventory.write(to: stamp, atomically: true, encoding: .utf8)
+        }
         return app
+    }
+
+    /// The paths of every file under Anna's `Sources`, sorted, one per line.
+    private static func anInventoryOfAnnasSources() throws -> String {
+        let root = AnnaTool.packageRoot.appending(path: "Sources")
+        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?
+            .compactMap { ($0 as? URL)?.path } ?? []
+        return files.sorted().joined(separator: "\n")
     }
 
     /// Runs `swift ARGUMENTS` in the app's folder, suspending while it builds.
