@@ -206,18 +206,13 @@ let package = Package(
         // processes killed with SIGKILL; apart from AnnaTests so the TSan step stays fast.
         .testTarget(
             name: "AnnaDeliveryTests",
-            dependencies: ["Anna", "AnnaDeliveryChild"],
-            exclude: ["collector.py"]
+            // Destinations/: Amplitude, Mixpanel and PostHog against loopback collectors
+            // that implement each vendor's documented contract, and killed with SIGKILL.
+            dependencies: ["Anna", "AnnaDestinations", "AnnaDeliveryChild"],
+            exclude: ["collector.py", "Destinations/vendors.py"]
         ),
         // The process the kill tests start and kill; built by `swift test` with its tests.
         .executableTarget(name: "AnnaDeliveryChild", dependencies: ["Anna", "AnnaDestinations"], path: "Tests/AnnaDeliveryChild"),
-        // Amplitude, Mixpanel and PostHog providers against loopback collectors that
-        // implement each vendor's documented contract, and killed with SIGKILL.
-        .testTarget(
-            name: "AnnaDestinationsTests",
-            dependencies: ["Anna", "AnnaDestinations", "AnnaDeliveryChild"],
-            exclude: ["vendors.py"]
-        ),
         // The `anna` tool run as a process, as CI and users run it: exit codes and outputs.
         // Not a dependency on `anna` (its objects would clash with the plugin tool's):
         // `swift test` builds every product, and the tests find the binary beside them.

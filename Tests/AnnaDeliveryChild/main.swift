@@ -35,7 +35,7 @@
 //       down (a last upload attempt) and prints "done persisted … delivered … dropped …".
 //   AnnaDeliveryChild vendor-report <amplitude|mixpanel|posthog> <directory> <collector base URL> <first>
 //       the same as report, through AnnaDestinations' provider for that vendor, sending to
-//       the vendor's endpoint on the loopback collector (Tests/AnnaDestinationsTests/vendors.py).
+//       the vendor's endpoint on the loopback collector (Tests/AnnaDeliveryTests/Destinations/vendors.py).
 //   AnnaDeliveryChild vendor-drain <amplitude|mixpanel|posthog> <directory> <collector base URL>
 //       delivers what earlier processes left through that vendor's provider, prints
 //       "drained …" and exits.

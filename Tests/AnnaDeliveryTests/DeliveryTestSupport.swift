@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 @_spi(DurableQueue) @testable import Anna
 
 /// A fresh directory under the system's temporary directory, deleted by `remove()`.
@@ -32,6 +36,46 @@ extension DurableQueue {
     /// Reads everything unacknowledged, as text, without acknowledging it.
     func readAllText() async -> [String] {
         await read(maxRecords: .max, maxBytes: .max).map { String(decoding: $0.payload, as: UTF8.self) }
+    }
+}
+
+/// A collector written in Python (`collector.py`, `Destinations/vendors.py`) run as a
+/// child process on a loopback port: it prints `PORT <n>` when it listens, and
+/// answers its own `/control`, `/accepted` and `/bodies` requests.
+enum PythonCollector {
+    struct StartError: Error { var message: String }
+
+    /// Starts `script` with `port` (0: a free one) and `key`, and returns the port it listens on.
+    static func start(_ process: Process, script: URL, port: Int, key: String) throws -> Int {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path, String(port), key]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
+            kill(process.processIdentifier, SIGKILL)
+            throw StartError(message: "collector did not start: '\(text)'")
+        }
+        return port
+    }
+
+    /// GET (no body) or POST to the collector's own `path`; its answer's body.
+    static func request(port: Int, _ path: String, body: Data?) async throws -> Data {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!, timeoutInterval: 30)
+        request.httpMethod = body == nil ? "GET" : "POST"
+        request.httpBody = body
+        return try await withCheckedThrowingContinuation { continuation in
+            URLSession.shared.dataTask(with: request) { data, _, error in
+                if let data { continuation.resume(returning: data) } else { continuation.resume(throwing: error ?? StartError(message: "no data from \(path)")) }
+            }.resume()
+        }
     }
 }
 

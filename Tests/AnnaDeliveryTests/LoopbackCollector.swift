@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// The Python collector (`collector.py` beside this file) as a child process on a
 /// free loopback port, or a given one.
 final class LoopbackCollector: @unchecked Sendable {
@@ -29,26 +25,8 @@ final class LoopbackCollector: @unchecked Sendable {
 
     init(port: Int = 0) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("collector.py")
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, String(port), "test-key"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            kill(process.processIdentifier, SIGKILL)
-            throw CollectorError(message: "collector did not start: '\(text)'")
-        }
-        self.port = port
+        self.port = try PythonCollector.start(process, script: script, port: port, key: "test-key")
     }
-
-    struct CollectorError: Error { var message: String }
 
     /// SIGKILL: a child of a dispatch thread inherits its blocked SIGTERM.
     func stop() {
@@ -91,13 +69,6 @@ final class LoopbackCollector: @unchecked Sendable {
     }
 
     private func request(_ path: String, body: Data?) async throws -> Data {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!, timeoutInterval: 30)
-        request.httpMethod = body == nil ? "GET" : "POST"
-        request.httpBody = body
-        return try await withCheckedThrowingContinuation { continuation in
-            URLSession.shared.dataTask(with: request) { data, _, error in
-                if let data { continuation.resume(returning: data) } else { continuation.resume(throwing: error ?? CollectorError(message: "no data")) }
-            }.resume()
-        }
+        try await PythonCollector.request(port: port, path, body: body)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 
 // Segment's path beside Amplitude's, Mixpanel's and PostHog's (issue 36), in one run,
 // each against its loopback collector (Tests/AnnaDeliveryTests/collector.py,
-// Tests/AnnaDestinationsTests/vendors.py): bytes on the wire per event, compressed as
+// Tests/AnnaDeliveryTests/Destinations/vendors.py): bytes on the wire per event, compressed as
 // each collector takes it and as raw JSON, and events per second from `report` to the
 // collector's 2xx. `--filter 'Destinations.*'` runs them alone.
 
@@ -16,7 +16,7 @@ enum BenchDestination: String, CaseIterable {
     case mixpanel = "Mixpanel"
     case posthog = "PostHog"
 
-    var script: String { self == .segment ? "AnnaDeliveryTests/collector.py" : "AnnaDestinationsTests/vendors.py" }
+    var script: String { self == .segment ? "AnnaDeliveryTests/collector.py" : "AnnaDeliveryTests/Destinations/vendors.py" }
 
     func provider(
         _ collector: BenchCollector, directory: URL, flushAt: Int

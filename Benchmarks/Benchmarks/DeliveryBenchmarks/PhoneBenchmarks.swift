@@ -155,7 +155,7 @@ final class BenchCollector: @unchecked Sendable {
     var endpoint: URL { URL(string: "http://127.0.0.1:\(port)/v1/batch")! }
 
     /// - Parameter script: The collector under Tests/: Segment's (collector.py) by
-    ///   default, or the vendors' (AnnaDestinationsTests/vendors.py).
+    ///   default, or the vendors' (AnnaDeliveryTests/Destinations/vendors.py).
     init(script: String = "AnnaDeliveryTests/collector.py") throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../../Tests/\(script)").standardized

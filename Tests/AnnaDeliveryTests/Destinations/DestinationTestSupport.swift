@@ -51,22 +51,6 @@ extension HTTPBatchProvider.Configuration {
     }
 }
 
-/// A folder removed by the test.
-struct TemporaryDirectory {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("anna-destinations-\(UUID().uuidString)")
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
-
-/// Polls until `condition` holds, at most `seconds`.
-func eventually(within seconds: Double = 20, _ condition: () async -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return await condition()
-}
-
 /// Numbered track events with a fixed session and context, as the service makes them.
 func numberedEnvelopes(_ numbers: Range<Int>, userID: String? = "user-42") -> [AnalyticsEnvelope] {
     numbers.map { number in
@@ -85,54 +69,4 @@ final class Reports: @unchecked Sendable {
     private var errors: [DeliveryError] = []
     var handler: @Sendable (DeliveryError) -> Void { { [self] error in lock.withLock { errors.append(error) } } }
     var all: [DeliveryError] { lock.withLock { errors } }
-}
-
-/// `AnnaDeliveryChild`, built beside the test bundle, its output in a file so that
-/// nothing it printed before a SIGKILL is lost.
-final class ChildProcess {
-    let process = Process()
-    private let output: URL
-
-    static var executable: URL {
-        let test = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? Bundle.main.executablePath ?? CommandLine.arguments[0]
-        var directory = URL(fileURLWithPath: test).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("AnnaDeliveryChild").path),
-            directory.path != "/"
-        {
-            directory.deleteLastPathComponent()
-        }
-        return directory.appendingPathComponent("AnnaDeliveryChild")
-    }
-
-    init(_ arguments: [String]) throws {
-        output = FileManager.default.temporaryDirectory.appendingPathComponent("anna-child-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = process.standardOutput
-        try process.run()
-    }
-
-    func kill() {
-        if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
-
-    func wait(seconds: Double) async -> Bool {
-        let exited = await eventually(within: seconds) { !process.isRunning }
-        if !exited { kill() } else { process.waitUntilExit() }
-        return exited
-    }
-
-    var lines: [String] {
-        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").map(String.init)
-    }
-
-    deinit {
-        if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
-        try? FileManager.default.removeItem(at: output)
-    }
 }

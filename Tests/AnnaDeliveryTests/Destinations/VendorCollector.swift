@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// `vendors.py` beside this file as a child process on a free loopback port: Amplitude's,
 /// Mixpanel's and PostHog's ingestion endpoints, each with its documented contract.
 final class VendorCollector: @unchecked Sendable {
@@ -27,26 +23,8 @@ final class VendorCollector: @unchecked Sendable {
 
     init(port: Int = 0) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("vendors.py")
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, String(port), Self.key]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            kill(process.processIdentifier, SIGKILL)
-            throw CollectorError(message: "collector did not start: '\(text)'")
-        }
-        self.port = port
+        self.port = try PythonCollector.start(process, script: script, port: port, key: Self.key)
     }
-
-    struct CollectorError: Error { var message: String }
 
     func stop() {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
@@ -82,13 +60,6 @@ final class VendorCollector: @unchecked Sendable {
     }
 
     private func request(_ path: String, body: Data?) async throws -> Data {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!, timeoutInterval: 30)
-        request.httpMethod = body == nil ? "GET" : "POST"
-        request.httpBody = body
-        return try await withCheckedThrowingContinuation { continuation in
-            URLSession.shared.dataTask(with: request) { data, _, error in
-                if let data { continuation.resume(returning: data) } else { continuation.resume(throwing: error ?? CollectorError(message: "no data")) }
-            }.resume()
-        }
+        try await PythonCollector.request(port: port, path, body: body)
     }
 }
