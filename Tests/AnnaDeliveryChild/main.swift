@@ -122,7 +122,7 @@ func flushForever(_ analytics: AnalyticsService, _ http: HTTPBatchProvider) asyn
 }
 
 /// A destination provider for `vendor`, sending to its endpoint on the collector at `base`.
-func vendorProvider(_ vendor: String, _ directory: String, _ base: String) -> any AnalyticsProvider & VendorMetrics {
+func vendorProvider(_ vendor: String, _ directory: String, _ base: String) -> any DurableMetrics {
     let storage = DeliveryStorage.directory(URL(fileURLWithPath: directory))
     let configuration = HTTPBatchProvider.Configuration(
         flushAt: 100, flushInterval: .milliseconds(100), initialRetryDelay: .milliseconds(20),
@@ -147,27 +147,25 @@ func vendorProvider(_ vendor: String, _ directory: String, _ base: String) -> an
     }
 }
 
-/// The destination providers' shared metrics.
-protocol VendorMetrics {
+/// What every durable provider counts: `HTTPBatchProvider` and the destinations.
+protocol DurableMetrics: AnalyticsProvider {
     var metrics: HTTPBatchProvider.Metrics { get }
 }
 
-extension AmplitudeProvider: VendorMetrics {}
-extension MixpanelProvider: VendorMetrics {}
-extension PostHogProvider: VendorMetrics {}
+extension HTTPBatchProvider: DurableMetrics {}
+extension AmplitudeProvider: DurableMetrics {}
+extension MixpanelProvider: DurableMetrics {}
+extension PostHogProvider: DurableMetrics {}
 
-guard arguments.count >= 4 else { fail("usage: AnnaDeliveryChild report|drain|fill|shared|calls|suspend …") }
-
-switch arguments[1] {
-case "vendor-report":
-    guard arguments.count == 6, let first = Int(arguments[5]) else { fail("vendor-report <vendor> <directory> <base> <first>") }
-    let provider = vendorProvider(arguments[2], arguments[3], arguments[4])
+/// Reports `make(n)` from `first` on, three every millisecond on a thread of its own,
+/// and prints each new count of persisted events, until the test kills the process.
+func reportUntilKilled(to provider: any DurableMetrics, from first: Int, _ make: @escaping @Sendable (Int) -> AnalyticsEvent) -> Never {
     let analytics = AnalyticsService(providers: [provider])
     let reporter = Thread {
         var number = first
         while true {
             for _ in 0..<3 {
-                analytics.report(numbered(number))
+                analytics.report(make(number))
                 number += 1
             }
             usleep(1000)
@@ -183,9 +181,11 @@ case "vendor-report":
         }
         usleep(2000)
     }
+}
 
-case "vendor-drain":
-    let provider = vendorProvider(arguments[2], arguments[3], arguments[4])
+/// Flushes until nothing waits, prints "drained …" with what was delivered and exits;
+/// fails after two minutes.
+func drainAndExit(_ provider: any DurableMetrics) async -> Never {
     let analytics = AnalyticsService(providers: [provider])
     let deadline = Date().addingTimeInterval(120)
     while Date() < deadline {
@@ -200,49 +200,24 @@ case "vendor-drain":
         try? await Task.sleep(for: .milliseconds(50))
     }
     fail("not drained: \(provider.metrics)")
+}
+
+guard arguments.count >= 4 else { fail("usage: AnnaDeliveryChild report|drain|fill|shared|calls|suspend …") }
+
+switch arguments[1] {
+case "vendor-report":
+    guard arguments.count == 6, let first = Int(arguments[5]) else { fail("vendor-report <vendor> <directory> <base> <first>") }
+    reportUntilKilled(to: vendorProvider(arguments[2], arguments[3], arguments[4]), from: first, numbered)
+
+case "vendor-drain":
+    await drainAndExit(vendorProvider(arguments[2], arguments[3], arguments[4]))
 
 case "report", "report-orders":
     guard arguments.count == 5, let first = Int(arguments[4]) else { fail("report <directory> <endpoint> <first>") }
-    let make = arguments[1] == "report" ? numbered : order
-    let http = provider(arguments[2], arguments[3])
-    let analytics = AnalyticsService(providers: [http])
-    let reporter = Thread {
-        var number = first
-        while true {
-            for _ in 0..<3 {
-                analytics.report(make(number))
-                number += 1
-            }
-            usleep(1000)
-        }
-    }
-    reporter.start()
-    var printed = 0
-    while true {
-        let persisted = http.metrics.persisted
-        if persisted != printed {
-            say("persisted \(persisted)")
-            printed = persisted
-        }
-        usleep(2000)
-    }
+    reportUntilKilled(to: provider(arguments[2], arguments[3]), from: first, arguments[1] == "report" ? numbered : order)
 
 case "drain":
-    let http = provider(arguments[2], arguments[3])
-    let analytics = AnalyticsService(providers: [http])
-    let deadline = Date().addingTimeInterval(120)
-    while Date() < deadline {
-        await analytics.flush()
-        let metrics = http.metrics
-        if metrics.backlog == 0 {
-            let dropped = metrics.dropped.values.reduce(0, +)
-            say("drained delivered \(metrics.delivered) recovered \(metrics.recovered) skipped \(metrics.skippedBytes) dropped \(dropped)")
-            await analytics.shutdown()
-            exit(0)
-        }
-        try? await Task.sleep(for: .milliseconds(50))
-    }
-    fail("not drained: \(http.metrics)")
+    await drainAndExit(provider(arguments[2], arguments[3]))
 
 case "fill":
     guard let limit = Int(arguments[3]) else { fail("fill <directory> <bytes>") }
