@@ -26,28 +26,26 @@ struct AmplitudeWire: CollectorWire {
     /// The pause Amplitude asks for a throttled user or device.
     static let throttlePause: TimeInterval = 30
 
+    /// `{"api_key":"…","events":[`, made once.
+    private let prefix: [UInt8]
+    /// Anna's user ids may be shorter than Amplitude's default minimum of 5.
+    private static let suffix = Array(#"],"options":{"min_id_length":1}}"#.utf8)
+
     init(endpoint: URL, apiKey: String, groupType: String) {
         self.endpoint = endpoint
         self.apiKey = apiKey
         self.groupType = groupType
         bodyOverhead = 64 + apiKey.utf8.count
+        var prefix = Array(#"{"api_key":"#.utf8)
+        TrackingAPIEncoder.string(apiKey, into: &prefix)
+        prefix.append(contentsOf: #","events":["#.utf8)
+        self.prefix = prefix
     }
 
     func makeEncoder() -> any CollectorRecordEncoder { Encoder(groupType: groupType) }
 
     func body<Records: Collection>(_ records: Records, sentAt: Date) -> [UInt8] where Records.Element == [UInt8] {
-        var body: [UInt8] = []
-        body.reserveCapacity(records.reduce(bodyOverhead) { $0 + $1.count + 1 })
-        body.append(contentsOf: #"{"api_key":"#.utf8)
-        TrackingAPIEncoder.string(apiKey, into: &body)
-        body.append(contentsOf: #","events":["#.utf8)
-        for (index, record) in records.enumerated() {
-            if index > 0 { body.append(UInt8(ascii: ",")) }
-            body.append(contentsOf: record)
-        }
-        // Anna's user ids may be shorter than Amplitude's default minimum of 5.
-        body.append(contentsOf: #"],"options":{"min_id_length":1}}"#.utf8)
-        return body
+        BatchBody.joined(records, prefix: prefix, suffix: Self.suffix)
     }
 
     func classify(_ response: CollectorTransport.Response, records: Int) -> CollectorTransport.Answer {

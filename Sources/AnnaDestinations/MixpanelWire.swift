@@ -23,16 +23,11 @@ struct MixpanelWire: CollectorWire {
 
     func makeEncoder() -> any CollectorRecordEncoder { Encoder(token: token) }
 
+    /// A JSON array of events.
+    private static let prefix = Array("[".utf8), suffix = Array("]".utf8)
+
     func body<Records: Collection>(_ records: Records, sentAt: Date) -> [UInt8] where Records.Element == [UInt8] {
-        var body: [UInt8] = []
-        body.reserveCapacity(records.reduce(2) { $0 + $1.count + 1 })
-        body.append(UInt8(ascii: "["))
-        for (index, record) in records.enumerated() {
-            if index > 0 { body.append(UInt8(ascii: ",")) }
-            body.append(contentsOf: record)
-        }
-        body.append(UInt8(ascii: "]"))
-        return body
+        BatchBody.joined(records, prefix: Self.prefix, suffix: Self.suffix)
     }
 
     func classify(_ response: CollectorTransport.Response, records: Int) -> CollectorTransport.Answer {

@@ -17,27 +17,25 @@ struct PostHogWire: CollectorWire {
     let bodyOverhead: Int
     let receivedKinds = Set(AnalyticsEnvelope.Kind.allCases)
 
+    /// `{"api_key":"…","historical_migration":false,"batch":[`, made once.
+    private let prefix: [UInt8]
+    private static let suffix = Array("]}".utf8)
+
     init(endpoint: URL, projectAPIKey: String, groupType: String) {
         self.endpoint = endpoint
         self.projectAPIKey = projectAPIKey
         self.groupType = groupType
         bodyOverhead = 64 + projectAPIKey.utf8.count
+        var prefix = Array(#"{"api_key":"#.utf8)
+        TrackingAPIEncoder.string(projectAPIKey, into: &prefix)
+        prefix.append(contentsOf: #","historical_migration":false,"batch":["#.utf8)
+        self.prefix = prefix
     }
 
     func makeEncoder() -> any CollectorRecordEncoder { Encoder(groupType: groupType) }
 
     func body<Records: Collection>(_ records: Records, sentAt: Date) -> [UInt8] where Records.Element == [UInt8] {
-        var body: [UInt8] = []
-        body.reserveCapacity(records.reduce(bodyOverhead) { $0 + $1.count + 1 })
-        body.append(contentsOf: #"{"api_key":"#.utf8)
-        TrackingAPIEncoder.string(projectAPIKey, into: &body)
-        body.append(contentsOf: #","historical_migration":false,"batch":["#.utf8)
-        for (index, record) in records.enumerated() {
-            if index > 0 { body.append(UInt8(ascii: ",")) }
-            body.append(contentsOf: record)
-        }
-        body.append(contentsOf: "]}".utf8)
-        return body
+        BatchBody.joined(records, prefix: prefix, suffix: Self.suffix)
     }
 
     func classify(_ response: CollectorTransport.Response, records: Int) -> CollectorTransport.Answer {

@@ -42,6 +42,29 @@ package protocol CollectorRecordEncoder {
     mutating func encode(_ envelope: AnalyticsEnvelope, into out: inout [UInt8])
 }
 
+/// The shape of every collector's JSON batch: a prefix, the records joined by commas,
+/// a suffix (`{"batch":[` … `],"sentAt":"…"}` for Segment, `[` … `]` for Mixpanel).
+package enum BatchBody {
+    /// `prefix`, then `records` in order with a comma between two, then `suffix`.
+    /// - Parameters:
+    ///   - records: Each record's JSON.
+    ///   - prefix: What opens the body, up to the records' array included.
+    ///   - suffix: What closes it, from the end of the records' array.
+    /// - Returns: The uncompressed body.
+    package static func joined<Records: Collection>(_ records: Records, prefix: [UInt8], suffix: [UInt8]) -> [UInt8]
+    where Records.Element == [UInt8] {
+        var body: [UInt8] = []
+        body.reserveCapacity(records.reduce(prefix.count + suffix.count) { $0 + $1.count + 1 })
+        body.append(contentsOf: prefix)
+        for (index, record) in records.enumerated() {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            body.append(contentsOf: record)
+        }
+        body.append(contentsOf: suffix)
+        return body
+    }
+}
+
 /// Segment's HTTP Tracking API: `{"batch":[…],"sentAt":…}` with the write key as the
 /// user of HTTP basic auth; answers classified by ``CollectorTransport/Answer/init(_:)``.
 struct SegmentWire: CollectorWire {

@@ -9,16 +9,11 @@ extension TrackingAPIEncoder {
     /// - Returns: The uncompressed body.
     static func batchBody<Events: Collection>(_ events: Events, sentAt: Date) -> [UInt8]
     where Events.Element == [UInt8] {
-        var body: [UInt8] = []
-        body.reserveCapacity(events.reduce(64) { $0 + $1.count + 1 })
-        body.append(contentsOf: #"{"batch":["#.utf8)
-        for (index, event) in events.enumerated() {
-            if index > 0 { body.append(UInt8(ascii: ",")) }
-            body.append(contentsOf: event)
-        }
-        body.append(contentsOf: #"],"sentAt":""#.utf8)
-        timestamp(sentAt, into: &body)
-        body.append(contentsOf: #""}"#.utf8)
-        return body
+        var suffix = Array(#"],"sentAt":""#.utf8)
+        timestamp(sentAt, into: &suffix)
+        suffix.append(contentsOf: #""}"#.utf8)
+        return BatchBody.joined(events, prefix: Self.batchPrefix, suffix: suffix)
     }
+
+    private static let batchPrefix = Array(#"{"batch":["#.utf8)
 }
