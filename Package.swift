@@ -225,7 +225,7 @@ let package = Package(
             plugins: [.plugin(name: "AnnaPlugin")]
         ),
         // The inspector's checks in process, and anna-inspect run as a process: real
-        // HTTP from HTTPBatchProvider and a Segment-shaped client, forwarding, the CI
+        // HTTP from DurableProvider and a Segment-shaped client, forwarding, the CI
         // gate's reports and exit codes, the live page in headless Chromium.
         .testTarget(name: "AnnaInspectorTests", dependencies: ["_AnnaInspector", "_AnnaGeneratorCore", "Anna"], exclude: ["Fixtures", "forward_collector.py"]),
         // Compiles and exercises the golden generated sources.

@@ -3,7 +3,8 @@
 Anna module and of the AnnaRules types it re-exports (`@_exported import struct
 AnnaRules.X` in Sources/Anna/Exports.swift), read from their symbol graphs
 (swift-symbolgraph-extract over the debug build). Not counted, as issue 22 defines it:
-`@_spi` declarations (the extractor leaves them out), `package` and internal ones, and
+`@_spi` declarations (the extractor leaves them out), `package` and internal ones,
+deprecated ones (a renamed name kept for a release, as APIStability.md promises), and
 members the compiler synthesizes or a type inherits from a protocol of the standard
 library. Counted: types (struct, class, enum, protocol, typealias, actor), and every
 declaration (types, their members, enum cases, free functions and variables, members
@@ -62,6 +63,8 @@ def main():
                        # members inherited from a standard-library protocol (default implementations)
                        and not s["identifier"]["precise"].startswith("s:s")
                        and "::SYNTHESIZED::" not in s["identifier"]["precise"]
+                       # a renamed name kept, deprecated, for a release (APIStability.md): not API to learn
+                       and not any(entry.get("isUnconditionallyDeprecated") for entry in s.get("availability", []))
                        and (names is None or s["pathComponents"][0] in names)]
             types = [s for s in symbols if s["kind"]["identifier"] in TYPE_KINDS]
             kinds = collections.Counter(s["kind"]["identifier"].removeprefix("swift.") for s in symbols)

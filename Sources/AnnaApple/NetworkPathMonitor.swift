@@ -3,13 +3,14 @@ import Anna
 import Dispatch
 import Network
 
-/// Feeds the system's network path to HTTP providers: `NWPathMonitor`'s updates,
-/// translated to ``NetworkPath``, go to ``HTTPBatchProvider/networkPathChanged(_:)``,
+/// Feeds the system's network path to durable providers, whatever their collector
+/// (Segment's API, Amplitude, Mixpanel, PostHog): `NWPathMonitor`'s updates,
+/// translated to ``NetworkPath``, go to ``DurableProvider/networkPathChanged(_:)``,
 /// so nothing is sent while the device is offline and uploads resume as soon as a
 /// path returns.
 ///
 /// ```swift
-/// let pathMonitor = NetworkPathMonitor(providers: [http])   // keep it as long as the providers
+/// let pathMonitor = NetworkPathMonitor(providers: [segment, amplitude])   // keep it as long as the providers
 /// ```
 ///
 /// `NWPathMonitor` is available since iOS 12, macOS 10.14, tvOS 12 and watchOS 5
@@ -22,7 +23,7 @@ public final class NetworkPathMonitor {
 
     /// Starts monitoring; updates go to `providers` until the monitor is released.
     /// - Parameter providers: The providers told of every path.
-    public init(providers: [HTTPBatchProvider]) {
+    public init(providers: [DurableProvider]) {
         monitor.pathUpdateHandler = { path in
             let translated = NetworkPath(
                 isReachable: path.status != .unsatisfied, isExpensive: path.isExpensive,

@@ -1,8 +1,8 @@
 /// A destination provider's configuration that Anna refuses: a key that must never
-/// ship in an app. Thrown by the initializers of ``AmplitudeProvider``,
-/// ``MixpanelProvider`` and ``PostHogProvider``; an endpoint that is neither `https`
+/// ship in an app. Thrown by `DurableProvider`'s initializer for the collectors
+/// `.amplitude(…)`, `.mixpanel(…)` and `.posthog(…)`; an endpoint that is neither `https`
 /// nor loopback `http` throws `DeliveryError` with code `insecureEndpoint`, as for
-/// `HTTPBatchProvider`.
+/// every collector.
 public struct DestinationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of a ``DestinationError``.
     public struct Code: Sendable, Hashable, CustomStringConvertible {

@@ -23,7 +23,7 @@
 //       resumes, delivers everything and prints "resumed delivered … adopted …".
 //   AnnaDeliveryChild app <folder> <endpoint> <step> [<step> …]
 //       an app's launch: a service with its identity in <folder> (identity.json) and an
-//       HTTPBatchProvider on the shared folder <folder>/events, running the steps in
+//       DurableProvider on the shared folder <folder>/events, running the steps in
 //       order (report:<name>, identify:<user id>, revoke:<category>, grant:<category>,
 //       reset, optout, optin, flush), then shutting down and printing
 //       "identity <anonymous id> <user id or -> <granted, comma-separated>" and
@@ -63,10 +63,10 @@ func fail(_ message: String) -> Never {
 
 func provider(
     _ directory: String, _ endpoint: String, shared: Bool = false, extensionMode: Bool = false
-) -> HTTPBatchProvider {
+) -> DurableProvider {
     let folder = URL(fileURLWithPath: directory)
     do {
-        return try HTTPBatchProvider(
+        return try DurableProvider(
             endpoint: URL(string: endpoint)!, writeKey: "test-key",
             storage: shared ? .shared(folder) : .directory(folder),
             configuration: .init(
@@ -107,7 +107,7 @@ func envelope(_ event: AnalyticsEvent, kind: AnalyticsEnvelope.Kind = .track, nu
 }
 
 /// Prints the provider's metrics whenever they change, flushing every 50 ms, forever.
-func flushForever(_ analytics: AnalyticsService, _ http: HTTPBatchProvider) async -> Never {
+func flushForever(_ analytics: AnalyticsService, _ http: DurableProvider) async -> Never {
     var printed = ""
     while true {
         await analytics.flush()
@@ -124,38 +124,31 @@ func flushForever(_ analytics: AnalyticsService, _ http: HTTPBatchProvider) asyn
 /// A destination provider for `vendor`, sending to its endpoint on the collector at `base`.
 func vendorProvider(_ vendor: String, _ directory: String, _ base: String) -> any DurableMetrics {
     let storage = DeliveryStorage.directory(URL(fileURLWithPath: directory))
-    let configuration = HTTPBatchProvider.Configuration(
+    let configuration = DurableProvider.Configuration(
         flushAt: 100, flushInterval: .milliseconds(100), initialRetryDelay: .milliseconds(20),
         maxRetryDelay: .milliseconds(200), maxRetryAfter: .milliseconds(200), requestTimeout: .seconds(5),
         queue: .init(maxBytes: 1 << 30))
     guard let url = URL(string: base) else { fail("bad URL \(base)") }
     do {
+        let collector: DurableProvider.Collector
         switch vendor {
-        case "amplitude":
-            return try AmplitudeProvider(
-                apiKey: "test-key", storage: storage, region: .custom(url),
-                configuration: configuration)
-        case "mixpanel":
-            return try MixpanelProvider(token: "test-key", storage: storage, region: .custom(url), configuration: configuration)
-        case "posthog":
-            return try PostHogProvider(projectAPIKey: "test-key", storage: storage, host: .selfHosted(url), configuration: configuration)
-        default:
-            fail("unknown vendor \(vendor)")
+        case "amplitude": collector = .amplitude(apiKey: "test-key", region: .custom(url))
+        case "mixpanel": collector = .mixpanel(token: "test-key", region: .custom(url))
+        case "posthog": collector = .posthog(projectAPIKey: "test-key", host: .selfHosted(url))
+        default: fail("unknown vendor \(vendor)")
         }
+        return try DurableProvider(collector: collector, storage: storage, configuration: configuration)
     } catch {
         fail("\(error)")
     }
 }
 
-/// What every durable provider counts: `HTTPBatchProvider` and the destinations.
+/// What every durable provider counts: `DurableProvider` and the destinations.
 protocol DurableMetrics: AnalyticsProvider {
-    var metrics: HTTPBatchProvider.Metrics { get }
+    var metrics: DurableProvider.Metrics { get }
 }
 
-extension HTTPBatchProvider: DurableMetrics {}
-extension AmplitudeProvider: DurableMetrics {}
-extension MixpanelProvider: DurableMetrics {}
-extension PostHogProvider: DurableMetrics {}
+extension DurableProvider: DurableMetrics {}
 
 /// Reports `make(n)` from `first` on, three every millisecond on a thread of its own,
 /// and prints each new count of persisted events, until the test kills the process.

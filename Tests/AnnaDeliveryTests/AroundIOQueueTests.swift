@@ -104,14 +104,14 @@ import Darwin
         try await collector.control(["default": ["status": 200, "stall": 0.02]])
         let folder = TemporaryDirectory()
         defer { folder.remove() }
-        var extensionConfiguration = HTTPBatchProvider.Configuration.test()
+        var extensionConfiguration = DurableProvider.Configuration.test()
         extensionConfiguration.queue.lockPolicy = .aroundIO
-        let widget = try HTTPBatchProvider(
+        let widget = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .shared(folder.url),
             configuration: extensionConfiguration)
         try await widget.receive(envelopes(0..<40))
         await widget.waitUntilPersisted()
-        let app = try HTTPBatchProvider(
+        let app = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .shared(folder.url), configuration: .test())
         try await app.receive(envelopes(100..<110))
         try await app.flush()

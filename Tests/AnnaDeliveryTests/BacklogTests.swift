@@ -34,7 +34,7 @@ import Testing
         down.stop()
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: URL(string: "http://127.0.0.1:\(port)/v1/batch")!, writeKey: "test-key",
             storage: .directory(directory.url),
             configuration: .init(

@@ -19,7 +19,7 @@ import Testing
     @Test func bodiesAreGzippedByDefaultAndTheCollectorReadsThem() async throws {
         let collector = try LoopbackCollector()
         defer { collector.stop() }
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 1 << 20), configuration: .test())
         let sent = envelopes(0..<100)
         try await provider.receive(sent)
@@ -36,9 +36,9 @@ import Testing
     @Test func compressionCanBeTurnedOff() async throws {
         let collector = try LoopbackCollector()
         defer { collector.stop() }
-        var configuration = HTTPBatchProvider.Configuration.test()
+        var configuration = DurableProvider.Configuration.test()
         configuration.compressesRequests = false
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 1 << 20),
             configuration: configuration)
         try await provider.receive(envelopes(0..<10))
@@ -55,7 +55,7 @@ import Testing
     @Test func batchesAreCutByTheirUncompressedSize() async throws {
         let collector = try LoopbackCollector()
         defer { collector.stop() }
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 4 << 20), configuration: .test())
         try await provider.receive(envelopes(0..<200, padding: 5_000))
         try await provider.flush()
@@ -71,9 +71,9 @@ import Testing
     @Test func a413OnACompressedBodySplitsByTheUncompressedSize() async throws {
         let collector = try LoopbackCollector()
         defer { collector.stop() }
-        var configuration = HTTPBatchProvider.Configuration.test()
+        var configuration = DurableProvider.Configuration.test()
         configuration.maxBatchSize = 2_000_000
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 4 << 20),
             configuration: configuration)
         try await provider.receive(envelopes(0..<200, padding: 5_000))

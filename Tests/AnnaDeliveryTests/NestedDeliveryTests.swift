@@ -26,7 +26,7 @@ import Testing
     @Test func anOrderReachesTheCollectorAsNestedJSON() async throws {
         let collector = try LoopbackCollector()
         defer { collector.stop() }
-        let http = try HTTPBatchProvider(
+        let http = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 1 << 20), configuration: .test())
         let analytics = AnalyticsService(providers: [http])
         analytics.report(Self.order)

@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test func anExpensivePathHoldsABacklogBeyondTheLimit() {
-        var configuration = HTTPBatchProvider.Configuration(flushAt: 1, maxBacklogOnExpensivePath: 100)
+        var configuration = DurableProvider.Configuration(flushAt: 1, maxBacklogOnExpensivePath: 100)
         configuration.flushInterval = .seconds(30)
         var machine = TestMachine(configuration: .init(configuration), random: FixedRandom(), now: start)
         let cellular = NetworkPath(isReachable: true, isExpensive: true)
@@ -98,7 +98,7 @@ import Testing
         #expect(machine.next(now: start).isRead, "Wi-Fi")
 
         var unlimited = TestMachine(
-            configuration: .init(HTTPBatchProvider.Configuration(flushAt: 1)), random: FixedRandom(), now: start)
+            configuration: .init(DurableProvider.Configuration(flushAt: 1)), random: FixedRandom(), now: start)
         _ = unlimited.pathChanged(cellular)
         unlimited.backlogChanged(2_000)
         #expect(unlimited.next(now: start).isRead, "no limit by default")

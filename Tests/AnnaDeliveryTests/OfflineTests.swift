@@ -11,12 +11,12 @@ import Testing
         let port = collector.port
         defer { collector.stop() }
         // A first backoff drawn from 0-300 s: waiting it out would outlast the test.
-        let configuration = HTTPBatchProvider.Configuration(
+        let configuration = DurableProvider.Configuration(
             flushAt: 1, flushInterval: .seconds(3600), initialRetryDelay: .seconds(300), maxRetryDelay: .seconds(600),
             requestTimeout: .seconds(5))
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .directory(directory.url),
             configuration: configuration)
 

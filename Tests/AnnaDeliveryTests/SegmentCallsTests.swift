@@ -76,7 +76,7 @@ func encoded(_ envelope: AnalyticsEnvelope) -> String {
     }
 
     @Test func theProviderTakesEveryKind() throws {
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: URL(string: "https://api.segment.io/v1/batch")!, writeKey: "k", storage: .memory(limit: 1 << 20),
             options: ProviderOptions(receivesPII: true))
         #expect(provider.options.receivedKinds == Set(AnalyticsEnvelope.Kind.allCases))
@@ -88,7 +88,7 @@ func encoded(_ envelope: AnalyticsEnvelope) -> String {
     @Test func callsReachTheCollectorFieldByField() async throws {
         let collector = try LoopbackCollector()
         defer { collector.stop() }
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 1 << 20), configuration: .test())
         let sent = mixedCalls(0..<20)
         try await provider.receive(sent)
@@ -112,7 +112,7 @@ func encoded(_ envelope: AnalyticsEnvelope) -> String {
         try await collector.control(["script": [["status": 500], ["status": 429, "retryAfter": "0"], ["status": 500]]])
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .directory(directory.url), configuration: .test())
         let sent = mixedCalls(0..<10)
         try await provider.receive(sent)
@@ -152,7 +152,7 @@ func encoded(_ envelope: AnalyticsEnvelope) -> String {
         let failed = try await collector.bodies()
 
         try await collector.control(["default": ["status": 200]])
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .directory(directory.url), configuration: .test())
         #expect(await eventually(within: 30) {
             try? await provider.flush()

@@ -171,7 +171,7 @@ import Darwin
         defer { collector.stop() }
         let folder = TemporaryDirectory()
         defer { folder.remove() }
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .shared(folder.url), configuration: .test())
         try await provider.receive(envelopes(0..<10))
         await provider.waitUntilPersisted()
@@ -180,7 +180,7 @@ import Darwin
         try await provider.receive(envelopes(10..<15))
         await provider.shutdown()
         #expect(try await collector.accepted().requests == 0, "nothing is sent while suspended")
-        let next = try HTTPBatchProvider(
+        let next = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .shared(folder.url), configuration: .test())
         try await next.flush()
         #expect(Set(try await Self.delivered(collector).keys) == Set(0..<15), "every event waited for the next start")
@@ -205,21 +205,21 @@ import Darwin
         // A queue an ended process left: events on disk, nobody holding it.
         let leftDirectory = folder.url.appendingPathComponent("queues/Extension.1")
         do {
-            let left = try HTTPBatchProvider(
+            let left = try DurableProvider(
                 endpoint: collector.endpoint, writeKey: "test-key", storage: .directory(leftDirectory),
                 configuration: .test())
             try await left.receive(envelopes(0..<30))
             await left.waitUntilPersisted()
             await left.suspend()
         }
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .shared(folder.url), configuration: .test())
         try await provider.receive(envelopes(100..<110))
         try await provider.flush()
         let ids = try await Self.delivered(collector)
         #expect(Set(ids.keys) == Set(0..<30).union(100..<110))
         #expect(provider.metrics.adopted == 30 && provider.metrics.delivered == 40)
-        let second = try HTTPBatchProvider(
+        let second = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .shared(folder.url), configuration: .test())
         try await second.flush()
         #expect(second.metrics.adopted == 0 && second.metrics.delivered == 0, "nothing was left to adopt")
@@ -230,7 +230,7 @@ import Darwin
         try await collector.control(["default": ["status": 500]])
         try await provider.receive(envelopes(200..<210))
         await provider.waitUntilPersisted()
-        let leftAgain = try HTTPBatchProvider(
+        let leftAgain = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .directory(leftDirectory), configuration: .test())
         try await leftAgain.receive(envelopes(300..<310))
         await leftAgain.waitUntilPersisted()

@@ -23,7 +23,7 @@ import Testing
                 #expect(error.description.contains("give each provider and process its own directory"))
             }
             #expect {
-                _ = try HTTPBatchProvider(
+                _ = try DurableProvider(
                     endpoint: URL(string: "https://collector.example/v1/batch")!, writeKey: "key",
                     storage: .directory(directory.url))
             } throws: { error in

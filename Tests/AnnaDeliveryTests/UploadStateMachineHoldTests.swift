@@ -47,7 +47,7 @@ import Testing
         #expect(machine.flushRequested(1, now: start).compactMap(\.resumed) == [[1]], "nothing can be sent: at once")
         let again = machine.suspendRequested(31)
         #expect(!again.began && again.effects.compactMap(\.resumed) == [[31]], "suspended already: at once")
-        machine.resumeRequested()
+        #expect(machine.resumeRequested() == .none, "nothing was released")
         #expect(!machine.isHeld)
         #expect(machine.next(now: start).isRead, "resume: the backlog is sent")
     }
@@ -84,7 +84,7 @@ import Testing
         #expect(machine.next(now: start).heldResuming == [40, 30])
         machine.purgeEnded()
         #expect(machine.next(now: start).heldResuming == [], "still suspended")
-        machine.resumeRequested()
+        #expect(machine.resumeRequested() == .none, "nothing was released")
         #expect(machine.next(now: start).isRead)
     }
 
@@ -94,7 +94,7 @@ import Testing
     @Test func aHoldThatEndsDuringARequestStillResumesItsCaller() {
         var machine = sending()
         #expect(machine.suspendRequested(30).effects.compactMap(\.cancelled) == [7])
-        machine.resumeRequested()
+        #expect(machine.resumeRequested() == .none, "nothing was released")
         #expect(machine.answered(.accepted, now: start).isEmpty, "the batch was abandoned: nothing acknowledged")
         #expect(machine.next(now: start) == .holdEnded(resuming: [30]))
         #expect(machine.next(now: start).isRead, "the round starts over")
@@ -146,8 +146,8 @@ import Testing
                     case .read:
                         #expect(!held, "read while held: \(label)")
                         take(machine.batchRead(count: 0, now: start))
-                    case .send:
-                        Issue.record("nothing is read after the first batch: \(label)")
+                    case .send, .takeUploadLock, .releaseUploadLock:
+                        Issue.record("nothing is read after the first batch, on a folder of its own: \(label)")
                         return
                     case .holdEnded(let waiters):
                         resumed += waiters
@@ -170,7 +170,7 @@ import Testing
                 case .suspend:
                     holdBegan = true
                     take(machine.suspendRequested(30).effects)
-                case .resume: machine.resumeRequested()
+                case .resume: _ = machine.resumeRequested()
                 case .purge:
                     holdBegan = true
                     take(machine.purgeStarted(40))

@@ -19,7 +19,7 @@ extension TestMachine {
         at now: ContinuousClock.Instant, flushAt: Int = 1000, flushInterval: Duration = .seconds(3600),
         maxRejectedInARow: Int = 50, random: FixedRandom = FixedRandom(), adoptsOrphans: Bool = false
     ) -> Self {
-        let configuration = HTTPBatchProvider.Configuration(
+        let configuration = DurableProvider.Configuration(
             flushAt: flushAt, flushInterval: flushInterval, initialRetryDelay: .seconds(1), maxRetryDelay: .seconds(8),
             maxRetryAfter: .seconds(100), maxRejectedInARow: maxRejectedInARow)
         return Self(configuration: .init(configuration, adoptsOrphans: adoptsOrphans), random: random, now: now)

@@ -23,7 +23,7 @@ final class Done: Sendable {
         defer { elsewhere.stop() }
         try await collector.control(["default": ["redirect": status, "location": elsewhere.endpoint.absoluteString]])
         let errors = DeliveryErrors()
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 1 << 20), configuration: .test(errors))
         try await provider.receive(envelopes(0..<3))
         try await provider.flush()
@@ -44,7 +44,7 @@ final class Done: Sendable {
         defer { collector.stop() }
         try await collector.control(["script": [["trickle": 120, "every": 0.5]]])
         let errors = DeliveryErrors()
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 1 << 20),
             configuration: .test(errors, timeout: .seconds(1)))
         try await provider.receive(envelopes(0..<3))
@@ -66,7 +66,7 @@ final class Done: Sendable {
         defer { collector.stop() }
         // Every request waits half a second after arriving; batches over 2 events get 413.
         try await collector.control(["default": ["stall": 0.5], "maxEvents": 2])
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 1 << 20), configuration: .test())
         let purged = envelopes(0..<8)
         try await provider.receive(purged)
@@ -105,9 +105,9 @@ final class Done: Sendable {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let errors = DeliveryErrors()
-        var configuration = HTTPBatchProvider.Configuration.test(errors)
+        var configuration = DurableProvider.Configuration.test(errors)
         configuration.maxRejectedInARow = 3
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .directory(directory.url),
             configuration: configuration)
         try await provider.receive(envelopes(0..<20))
@@ -118,7 +118,7 @@ final class Done: Sendable {
 
         // The events are on disk: a later start delivers them.
         try await collector.control(["default": ["status": 200]])
-        let restarted = try HTTPBatchProvider(
+        let restarted = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .directory(directory.url), configuration: .test())
         #expect(await eventually { restarted.metrics.delivered == 20 })
         #expect(Set(try await collector.accepted().events.compactMap(\.number)) == Set(0..<20))
@@ -132,7 +132,7 @@ final class Done: Sendable {
         defer { collector.stop() }
         // The last attempt takes a while, so both calls wait for it.
         try await collector.control(["default": ["stall": 1]])
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 1 << 20), configuration: .test())
         try await provider.receive(envelopes(0..<3))
         await provider.waitUntilPersisted()

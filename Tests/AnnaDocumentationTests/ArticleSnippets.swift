@@ -119,30 +119,34 @@ final class TitledScreen: HeadlessScreen {
         let folder = FileManager.default.temporaryDirectory.appending(path: "anna-destinations-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         // One folder per provider: one queue each, so one vendor down delays no other.
-        let amplitude = try AmplitudeProvider(
-            apiKey: "YOUR_AMPLITUDE_API_KEY", storage: .directory(folder.appending(path: "amplitude")),
-            region: .eu)
-        let mixpanel = try MixpanelProvider(
-            token: "YOUR_MIXPANEL_PROJECT_TOKEN", storage: .directory(folder.appending(path: "mixpanel")),
-            region: .eu)
-        let posthog = try PostHogProvider(
-            projectAPIKey: "phc_YOUR_PROJECT_API_KEY", storage: .directory(folder.appending(path: "posthog")),
-            host: .selfHosted(URL(string: "https://posthog.example.com")!))
+        let amplitude = try DurableProvider(
+            collector: .amplitude(apiKey: "YOUR_AMPLITUDE_API_KEY", region: .eu),
+            storage: .directory(folder.appending(path: "amplitude")))
+        let mixpanel = try DurableProvider(
+            collector: .mixpanel(token: "YOUR_MIXPANEL_PROJECT_TOKEN", region: .eu),
+            storage: .directory(folder.appending(path: "mixpanel")))
+        let posthog = try DurableProvider(
+            collector: .posthog(projectAPIKey: "phc_YOUR_PROJECT_API_KEY",
+                                host: .selfHosted(URL(string: "https://posthog.example.com")!)),
+            storage: .directory(folder.appending(path: "posthog")))
         let analytics = AnalyticsService(providers: [amplitude, mixpanel, posthog])
         #expect(posthog.options.receivedKinds.count == 5)
         #expect(mixpanel.endpoint.absoluteString == "https://api-eu.mixpanel.com/track?strict=1")
+        #expect(amplitude.name == "AmplitudeProvider")
         await analytics.shutdown()
+        // Every vendor's drops are in the service's one loss count, under the provider's name.
+        #expect(analytics.metrics.lost["MixpanelProvider"] == [:])
     }
 
     /// DurableDelivery.md, Swift block 1.
     @Test func durableDelivery1() async throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "anna-http-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let http = try HTTPBatchProvider(
+        let http = try DurableProvider(
             endpoint: URL(string: "https://collector.example.com/v1/batch")!,
             writeKey: "YOUR_WRITE_KEY",
             storage: .directory(folder),
-            configuration: HTTPBatchProvider.Configuration(
+            configuration: DurableProvider.Configuration(
                 flushAt: 50,                            // events that start an upload (20)
                 flushInterval: .seconds(10),            // the longest an event waits for one (30 s)
                 maxBatchCount: 200,                     // events per request (500)
@@ -266,6 +270,27 @@ final class TitledScreen: HeadlessScreen {
 
     /// ReportingAndProviders.md, Swift block 1.
     @Test func reportingAndProviders1() async throws {
+
+        /// Keeps the first three events and counts the rest as refused.
+        final class CappedProvider: AnalyticsProvider, @unchecked Sendable {
+            private let lock = NSLock()                  // guards the two counts
+            private var kept = 0, refused = 0
+            var droppedEvents: [DropReason: Int] { lock.withLock { refused > 0 ? [.rejected: refused] : [:] } }
+            func receive(_ batch: [AnalyticsEnvelope]) async throws {
+                lock.withLock {
+                    for _ in batch { if kept < 3 { kept += 1 } else { refused += 1 } }
+                }
+            }
+        }
+
+        let analytics = AnalyticsService(providers: [CappedProvider()])
+        for _ in 0..<5 { analytics.report(AnalyticsEvent(name: "Tapped")) }
+        await analytics.flush()
+        #expect(analytics.metrics.lost["CappedProvider"] == [.rejected: 2])
+    }
+
+    /// ReportingAndProviders.md, Swift block 2.
+    @Test func reportingAndProviders2() async throws {
         let recorder = RecordingProvider(options: ProviderOptions(mapper: TitleCaseMapper(), receivesPII: true))
         let analytics = AnalyticsService(providers: [recorder])
         analytics.report(.categoryAdded(categoryTitle: "Books", itemCount: 3, source: .manual))

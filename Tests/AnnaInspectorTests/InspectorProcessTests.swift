@@ -7,7 +7,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// anna-inspect as a process: Anna's HTTPBatchProvider and a client written to
+/// anna-inspect as a process: Anna's DurableProvider and a client written to
 /// Segment's API shape send to it over real HTTP; the CI gate's exit codes, reports
 /// and annotations; forwarding to a second loopback collector.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct InspectorProcessTests {
@@ -29,7 +29,7 @@ import FoundationNetworking
         let report = Self.temporary("report.json")
         defer { try? FileManager.default.removeItem(atPath: report) }
         let inspector = try InspectorProcess(["store.anna.yml", "--report-json", report], in: Fixtures.folder)
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: inspector.address.appending(path: "v1/batch"), writeKey: "debug-key", storage: .memory(limit: 1 << 20))
         func envelope(_ kind: AnalyticsEnvelope.Kind, _ name: String, _ parameters: [String: AnalyticsValue], group: String? = nil) -> AnalyticsEnvelope {
             AnalyticsEnvelope(

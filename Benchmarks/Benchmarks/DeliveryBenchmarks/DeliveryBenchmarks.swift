@@ -21,8 +21,8 @@ func scratchDirectory(_ name: String) -> URL {
     return url
 }
 
-func offlineProvider(_ directory: URL) -> HTTPBatchProvider {
-    try! HTTPBatchProvider(
+func offlineProvider(_ directory: URL) -> DurableProvider {
+    try! DurableProvider(
         endpoint: offlineEndpoint, writeKey: "bench", storage: .directory(directory),
         configuration: .init(flushAt: .max, flushInterval: .seconds(3600), maxRetryDelay: .seconds(3600),
                              queue: .init(maxBytes: 1 << 30)))
@@ -100,7 +100,7 @@ let benchmarks: @Sendable () -> Void = {
             for _ in benchmark.scaledIterations {
                 let folder = scratchDirectory("shared")
                 benchmark.startMeasurement()
-                let provider = try! HTTPBatchProvider(
+                let provider = try! DurableProvider(
                     endpoint: offlineEndpoint, writeKey: "bench", storage: .shared(folder),
                     configuration: .init(flushAt: .max, flushInterval: .seconds(3600), maxRetryDelay: .seconds(3600),
                                          queue: .init(maxBytes: 1 << 30, lockPolicy: policy)))
@@ -123,7 +123,7 @@ let benchmarks: @Sendable () -> Void = {
     roomForAll.providerLimit = MemoryLimit(events: .max / 2, bytes: .max / 2)
     let reporting = AnalyticsService(providers: [offlineProvider(reportDirectory)], configuration: roomForAll)
     Benchmark(
-        "Anna report with HTTPBatchProvider, caller's thread",
+        "Anna report with DurableProvider, caller's thread",
         configuration: .init(
             metrics: [.wallClock, .mallocCountTotal], warmupIterations: 1_000, scalingFactor: .one,
             maxDuration: .seconds(5), maxIterations: 200_000)
@@ -222,6 +222,6 @@ let benchmarks: @Sendable () -> Void = {
 }
 
 /// An offline provider with every default but the endpoint.
-func defaultProvider(_ directory: URL) -> HTTPBatchProvider {
-    try! HTTPBatchProvider(endpoint: offlineEndpoint, writeKey: "bench", storage: .directory(directory))
+func defaultProvider(_ directory: URL) -> DurableProvider {
+    try! DurableProvider(endpoint: offlineEndpoint, writeKey: "bench", storage: .directory(directory))
 }

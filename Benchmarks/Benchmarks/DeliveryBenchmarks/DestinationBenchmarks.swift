@@ -11,7 +11,7 @@ import Foundation
 
 /// One destination: how to make its provider against a loopback collector.
 enum BenchDestination: String, CaseIterable {
-    case segment = "Segment (HTTPBatchProvider)"
+    case segment = "Segment (DurableProvider)"
     case amplitude = "Amplitude"
     case mixpanel = "Mixpanel"
     case posthog = "PostHog"
@@ -20,28 +20,29 @@ enum BenchDestination: String, CaseIterable {
 
     func provider(
         _ collector: BenchCollector, directory: URL, flushAt: Int
-    ) throws -> (any AnalyticsProvider, @Sendable () -> HTTPBatchProvider.Metrics) {
+    ) throws -> (any AnalyticsProvider, @Sendable () -> DurableProvider.Metrics) {
         let storage = DeliveryStorage.directory(directory)
-        let configuration = HTTPBatchProvider.Configuration(flushAt: flushAt, flushInterval: .seconds(3600))
+        let configuration = DurableProvider.Configuration(flushAt: flushAt, flushInterval: .seconds(3600))
         let base = "http://127.0.0.1:\(collector.port)"
         switch self {
         case .segment:
-            let provider = try HTTPBatchProvider(
+            let provider = try DurableProvider(
                 endpoint: collector.endpoint, writeKey: "test-key", storage: storage, configuration: configuration)
             return (provider, { provider.metrics })
         case .amplitude:
-            let provider = try AmplitudeProvider(
-                apiKey: "test-key", storage: storage, region: .custom(URL(string: base)!),
+            let provider = try DurableProvider(
+                collector: .amplitude(apiKey: "test-key", region: .custom(URL(string: base)!)), storage: storage,
                 configuration: configuration)
             return (provider, { provider.metrics })
         case .mixpanel:
-            let provider = try MixpanelProvider(
-                token: "test-key", storage: storage, region: .custom(URL(string: base)!),
+            let provider = try DurableProvider(
+                collector: .mixpanel(token: "test-key", region: .custom(URL(string: base)!)), storage: storage,
                 configuration: configuration)
             return (provider, { provider.metrics })
         case .posthog:
-            let provider = try PostHogProvider(
-                projectAPIKey: "test-key", storage: storage, host: .selfHosted(URL(string: base)!), configuration: configuration)
+            let provider = try DurableProvider(
+                collector: .posthog(projectAPIKey: "test-key", host: .selfHosted(URL(string: base)!)), storage: storage,
+                configuration: configuration)
             return (provider, { provider.metrics })
         }
     }

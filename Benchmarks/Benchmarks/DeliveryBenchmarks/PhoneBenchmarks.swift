@@ -51,7 +51,7 @@ func phoneBenchmarks() {
             defer { collector.stop() }
             for _ in benchmark.scaledIterations {
                 let directory = scratchDirectory("wire")
-                let http = try! HTTPBatchProvider(
+                let http = try! DurableProvider(
                     endpoint: collector.endpoint, writeKey: "test-key", storage: .directory(directory),
                     configuration: .init(flushAt: .max, flushInterval: .seconds(3600), compressesRequests: compressed))
                 let analytics = AnalyticsService(
@@ -86,7 +86,7 @@ func phoneBenchmarks() {
             defer { collector.stop() }
             let events = 300
             let directory = scratchDirectory("trickle")
-            let http = try! HTTPBatchProvider(
+            let http = try! DurableProvider(
                 endpoint: collector.endpoint, writeKey: "test-key", storage: .directory(directory),
                 configuration: .init(flushAt: flushAt, flushInterval: .milliseconds(interval * 1000 / 20)))
             let analytics = AnalyticsService(
@@ -119,7 +119,7 @@ func phoneBenchmarks() {
         guard let collector = try? BenchCollector() else { preconditionFailure("collector.py did not start") }
         defer { collector.stop() }
         let directory = scratchDirectory("idle")
-        let http = try! HTTPBatchProvider(endpoint: collector.endpoint, writeKey: "test-key", storage: .directory(directory))
+        let http = try! DurableProvider(endpoint: collector.endpoint, writeKey: "test-key", storage: .directory(directory))
         let analytics = AnalyticsService(
             providers: [http], configuration: .init(context: fullContext, storageDirectory: directory, lifecycle: nil))
         for _ in 0..<25 { analytics.report(typicalEvent) }

@@ -14,7 +14,7 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
             .appendingPathComponent("Analytics", isDirectory: true)
         let providers: [any AnalyticsProvider]
         do {
-            providers = [try HTTPBatchProvider(
+            providers = [try DurableProvider(
                 endpoint: URL(string: "https://api.segment.io/v1/batch")!,
                 writeKey: "YOUR_WRITE_KEY",
                 storage: .directory(folder))]

@@ -11,7 +11,7 @@ final class ShareViewController: UIViewController {
         var providers: [any AnalyticsProvider] = []
         if let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: "group.com.example.shop") {
             let folder = container.appendingPathComponent("Analytics", isDirectory: true)
-            if let http = try? HTTPBatchProvider(
+            if let http = try? DurableProvider(
                 endpoint: URL(string: "https://api.segment.io/v1/batch")!,
                 writeKey: "YOUR_WRITE_KEY",
                 storage: .shared(folder)) {

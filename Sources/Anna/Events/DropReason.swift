@@ -1,6 +1,6 @@
 /// Why an event was not delivered: dropped by the service before any provider saw it
-/// (``AnalyticsMetrics/dropped``), or by ``HTTPBatchProvider`` and its on-disk queue
-/// (``HTTPBatchProvider/Metrics/dropped``, ``DeliveryError/dropReason``). Every drop is
+/// (``AnalyticsMetrics/dropped``), or by ``DurableProvider`` and its on-disk queue
+/// (``DurableProvider/Metrics/dropped``, ``DeliveryError/dropReason``). Every drop is
 /// counted under one of these.
 public enum DropReason: String, Sendable, Hashable, CaseIterable, Codable {
     // The service's.
@@ -20,7 +20,7 @@ public enum DropReason: String, Sendable, Hashable, CaseIterable, Codable {
 
     // The HTTP batch provider's and its queue's.
 
-    /// Larger than ``HTTPBatchProvider/Configuration/maxEventSize``, or alone in a
+    /// Larger than ``DurableProvider/Configuration/maxEventSize``, or alone in a
     /// batch the server answered 413 to.
     case tooLarge
     /// Answered 400 alone (a batch answered 400 is split until the refused events

@@ -41,6 +41,12 @@ public protocol AnalyticsProvider: Sendable {
     func suspend() async
     /// Called when the app comes back to the foreground after ``suspend()``.
     func resume() async
+    /// Events the provider received and will never deliver, by reason: what it
+    /// dropped itself after receiving them (a queue's caps, a collector's refusals,
+    /// failed writes, a purge). The service adds them to ``AnalyticsMetrics/lost``
+    /// under the provider's ``name``, so an app reads every loss in one place. Counts
+    /// only grow; read from any thread, so keep them behind a lock. None by default.
+    var droppedEvents: [DropReason: Int] { get }
 }
 
 extension AnalyticsProvider {
@@ -58,6 +64,8 @@ extension AnalyticsProvider {
     public func suspend() async {}
     /// Does nothing.
     public func resume() async {}
+    /// None: a provider that drops nothing after receiving it.
+    public var droppedEvents: [DropReason: Int] { [:] }
 }
 
 /// How the service prepares events for one provider.
@@ -74,7 +82,7 @@ public struct ProviderOptions: Sendable {
     /// for SDKs that only log events: a screen then reaches it as a track event named
     /// `Screen Viewed` with the screen's name in a `name` parameter, and `identify`,
     /// `group` and `alias` do not reach it (the user id is on every event). Providers
-    /// that send Segment's calls, like ``HTTPBatchProvider``, take them all.
+    /// that send Segment's calls, like ``DurableProvider``, take them all.
     public var receivedKinds: Set<AnalyticsEnvelope.Kind>
 
     /// Creates options.

@@ -1,7 +1,7 @@
 import Foundation
 
 extension DeliveryStorage {
-    /// How an ``HTTPBatchProvider``'s queue writes, caps and reads its segments.
+    /// How a ``DurableProvider``'s queue writes, caps and reads its segments.
     public struct Configuration: Sendable {
         /// The longest an appended record waits in memory before the writer appends
         /// it, with everything else waiting, and calls `fsync`. 50 ms by default.

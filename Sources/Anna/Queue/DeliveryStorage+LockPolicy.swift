@@ -5,11 +5,11 @@ extension DeliveryStorage {
     ///
     /// iOS terminates a suspended process that holds a file lock in an App Group
     /// container (exception code `0xdead10cc`). An app is told before it is suspended
-    /// and can give its locks up (``HTTPBatchProvider/suspend()``); an app extension
+    /// and can give its locks up (``DurableProvider/suspend()``); an app extension
     /// often is not, so it must hold no lock while it is idle.
     public enum LockPolicy: Sendable, Hashable, CaseIterable {
-        /// The queue holds its lock from start to ``HTTPBatchProvider/shutdown()``
-        /// (or ``HTTPBatchProvider/suspend()``), and the uploader holds `upload.lock`
+        /// The queue holds its lock from start to ``DurableProvider/shutdown()``
+        /// (or ``DurableProvider/suspend()``), and the uploader holds `upload.lock`
         /// (a `flock`) for the whole of each request. The default: an app is told when
         /// it moves to the background.
         case whileRunning
@@ -23,7 +23,7 @@ extension DeliveryStorage {
         /// process holds the queue for longer than a moment (it adopted it, or another
         /// instance of the extension claimed it), the queue moves to another one of the
         /// folder. The uploader marks `upload.lock` with a lease (its process id and an
-        /// expiry, ``HTTPBatchProvider/Configuration/requestTimeout`` plus a second) under
+        /// expiry, ``DurableProvider/Configuration/requestTimeout`` plus a second) under
         /// a brief `flock` instead of holding the `flock` while the request is in flight,
         /// so a process suspended mid-request holds no lock and blocks the others' uploads
         /// until the lease expires at most.

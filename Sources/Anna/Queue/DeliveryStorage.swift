@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where a `DurableQueue` (and so an ``HTTPBatchProvider``) keeps events until a
+/// Where a `DurableQueue` (and so a ``DurableProvider``) keeps events until a
 /// collector accepted them.
 public enum DeliveryStorage: Sendable, Hashable {
     /// Segment files in a directory that the queue alone uses; created if missing.
@@ -20,7 +20,7 @@ public enum DeliveryStorage: Sendable, Hashable {
     /// One process at a time sends a request (a `flock` on `upload.lock` around
     /// each). The queues of processes that ended (exited, crashed or were killed
     /// with events left) are adopted by a live process, at start, on every flush
-    /// and every ``HTTPBatchProvider/Configuration/flushInterval``: their events,
+    /// and every ``DurableProvider/Configuration/flushInterval``: their events,
     /// bytes and message ids unchanged, move into its queue and are delivered at
     /// least once.
     case shared(URL)

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 
-/// An append-only, crash-safe queue of byte records: what ``HTTPBatchProvider``
+/// An append-only, crash-safe queue of byte records: what ``DurableProvider``
 /// keeps events in until a collector accepted them.
 ///
 /// ``append(_:)`` frames the record (length and CRC-32)

@@ -11,7 +11,7 @@ import Darwin
 /// A failure of a `DurableQueue`'s storage, with the system's error number.
 ///
 /// Besides I/O errors (a full disk, `EIO`), the queue reports here:
-/// - a directory another queue holds, thrown by the initializer (``HTTPBatchProvider``
+/// - a directory another queue holds, thrown by the initializer (``DurableProvider``
 ///   reports it as ``DeliveryError`` with code ``DeliveryError/Code/storageLocked``);
 /// - a directory it could not list (operation "listing"): it then writes nothing
 ///   until a later listing succeeds and counts refused records

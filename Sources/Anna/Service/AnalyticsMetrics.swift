@@ -26,9 +26,9 @@ public struct AnalyticsMetrics: Sendable, Hashable {
     /// number to alert on. It sums the losses counted in three places, from the intake
     /// to the disk: ``dropped`` (the service dropped the event before any provider saw
     /// it, so every provider lost it), ``overflowed`` (under ``DropReason/overflow``)
-    /// and what the provider dropped itself after receiving it (``HTTPBatchProvider``'s
-    /// ``HTTPBatchProvider/Metrics/dropped``: its disk and age caps, refusals, failed
-    /// writes). Some reasons are the app's choice (``DropReason/consent``,
+    /// and what the provider dropped itself after receiving it
+    /// (``AnalyticsProvider/droppedEvents``: a ``DurableProvider``'s disk and age caps,
+    /// refusals, failed writes, whatever its collector). Some reasons are the app's choice (``DropReason/consent``,
     /// ``DropReason/optOut``, ``DropReason/purged``, ``DropReason/stage``); the others
     /// are losses to look into. Events in batches a provider threw on are in ``failed``.
     public var lost: [String: [DropReason: Int]] = [:]

@@ -74,7 +74,7 @@ public final class AnalyticsService: Sendable {
     /// Reports an event. Returns at once; delivery happens on the service's threads.
     ///
     /// The event is in memory when this returns, not yet safe from a crash: with
-    /// ``HTTPBatchProvider`` it is accepted once that provider's writer has synced it
+    /// ``DurableProvider`` it is accepted once that provider's writer has synced it
     /// to disk, within its sync interval (50 ms by default) plus what the pipeline
     /// takes: a few milliseconds while events keep coming, at most its 40 ms tick at a
     /// few events a second. ``flush()`` and ``shutdown()`` wait for that.
@@ -277,7 +277,7 @@ public final class AnalyticsService: Sendable {
     ///
     /// Collection stops when the call starts. It returns once every provider has
     /// received everything it was handed before and purged it, so that, with
-    /// ``HTTPBatchProvider``, no request starts afterwards with an event reported
+    /// ``DurableProvider``, no request starts afterwards with an event reported
     /// before the call, and the deletion is on disk. A provider inside
     /// ``AnalyticsProvider/receive(_:)`` finishes that call first.
     ///
@@ -326,9 +326,7 @@ public final class AnalyticsService: Sendable {
             if let overflowed = metrics.overflowed[lane.name], overflowed > 0 {
                 lost[.overflow, default: 0] += overflowed
             }
-            if let provider = lane.provider as? any DropCounting {
-                for (reason, count) in provider.droppedEvents where count > 0 { lost[reason, default: 0] += count }
-            }
+            for (reason, count) in lane.provider.droppedEvents where count > 0 { lost[reason, default: 0] += count }
             metrics.lost[lane.name] = lost
         }
         return metrics

@@ -5,17 +5,19 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The uploader of a ``DurableDelivery`` (an ``HTTPBatchProvider``'s or a destination's): a driver. One thread performs what its
+/// The uploader of a ``DurableProvider``, whatever its collector: a driver. One thread performs what its
 /// ``UploadStateMachine`` decides — reads batches from the durable queue, sends them
 /// one request at a time, acknowledges, counts, reports, holds, adopts, waits. It
 /// makes no decision and keeps no state of its own: flushes, stops, purges,
 /// suspensions, resumptions, network paths, backlogs and answers all go to the
 /// machine, which owns the callers' continuations and the request in flight.
 ///
-/// On a shared folder (``DeliveryStorage/shared(_:)``) it also holds the folder's
-/// upload lock around each request, and adopts the queues of processes that ended
+/// On a shared folder (``DeliveryStorage/shared(_:)``) it also takes the folder's
+/// upload lock before each request and gives it back after, when the machine says
+/// (``UploadStateMachine/Step/takeUploadLock``; while another process holds it the
+/// machine sets when to try again, so no loop polls), and adopts the queues of processes that ended
 /// when the machine says (at start, before a flush's round, every
-/// ``HTTPBatchProvider/Configuration/flushInterval``).
+/// ``DurableProvider/Configuration/flushInterval``).
 ///
 /// Threads: the machine is behind its lock (`machine`), taken for a few instructions
 /// by callers (`flush`, `stop`, `purge`, `suspend`, `resume`, the queue's persist
@@ -30,8 +32,8 @@ final class BatchUploader: Sendable {
     private let queue: DurableQueue
     /// The collector's wire protocol: bodies, headers, answers.
     private let wire: any CollectorWire
-    private let configuration: HTTPBatchProvider.Configuration
-    private let counters: LockedState<HTTPBatchProvider.Metrics>
+    private let configuration: DurableProvider.Configuration
+    private let counters: LockedState<DurableProvider.Metrics>
     private let transport: CollectorTransport
     private let shared: SharedDeliveryFolder?
     private let wake = DispatchSemaphore(value: 0)
@@ -39,8 +41,8 @@ final class BatchUploader: Sendable {
     private let machine: LockedState<Machine>
 
     init(
-        wire: any CollectorWire, queue: DurableQueue, configuration: HTTPBatchProvider.Configuration,
-        counters: LockedState<HTTPBatchProvider.Metrics>, shared: SharedDeliveryFolder? = nil
+        wire: any CollectorWire, queue: DurableQueue, configuration: DurableProvider.Configuration,
+        counters: LockedState<DurableProvider.Metrics>, shared: SharedDeliveryFolder? = nil
     ) {
         self.wire = wire
         self.shared = shared
@@ -117,12 +119,33 @@ final class BatchUploader: Sendable {
         return began
     }
 
-    /// Lets the thread read and send again after ``suspend()``.
-    func resume() {
+    /// The app came back after ``suspend()``: returns what the caller does with the
+    /// queue's storage (retake it, then ``storageRetaken(_:)``), as the machine orders it.
+    func resume() -> StorageOwnership.Action {
+        var action = StorageOwnership.Action.none
         feed { machine in
-            machine.resumeRequested()
+            action = machine.resumeRequested()
             return []
         }
+        return action
+    }
+
+    /// After a suspension this caller began is held: what it does with the storage.
+    func storageStep() -> StorageOwnership.Action {
+        machine.withLock { $0.storageStep() }
+    }
+
+    /// The caller released the queue's storage: what it does next.
+    func storageReleased() -> StorageOwnership.Action {
+        machine.withLock { $0.storageReleased() }
+    }
+
+    /// The caller retook the queue's storage, or could not: what it does next. The
+    /// thread reads and sends again once the storage is held and no suspension wants it.
+    func storageRetaken(_ succeeded: Bool) -> StorageOwnership.Action {
+        let action = machine.withLock { $0.storageRetaken(succeeded) }
+        wake.signal()
+        return action
     }
 
     /// Whether the uploader is suspended (``suspend()``), as its machine says.
@@ -161,12 +184,28 @@ final class BatchUploader: Sendable {
                     batch = []
                     continue
                 }
+                let answer = exchange(batch[range])
+                if let shared {
+                    shared.unlockUploads()
+                    machine.withLock { $0.uploadLockReleased() }
+                }
                 // `nil`: a hold began, the machine abandoned the batch already.
-                guard let answer = exchange(batch[range]) else {
+                guard let answer else {
                     batch = []
                     continue
                 }
                 perform(machine.withLock { $0.answered(answer, now: .now) }, batch: batch)
+            case .takeUploadLock:
+                let taken = shared?.tryLockUploads() ?? true
+                perform(
+                    machine.withLock { machine in
+                        guard taken else { return machine.uploadLockBusy(now: .now) }
+                        machine.uploadLockTaken()
+                        return []
+                    }, batch: batch)
+            case .releaseUploadLock:
+                shared?.unlockUploads()
+                machine.withLock { $0.uploadLockReleased() }
             case .hold(let waiters):
                 batch = []
                 for waiter in waiters { waiter.resume() }
@@ -234,43 +273,17 @@ final class BatchUploader: Sendable {
     /// Sends records as one batch; `nil` when a hold began before it started.
     private func exchange(_ records: ArraySlice<DurableQueue.Record>) -> Machine.Answer? {
         let body = wire.body(records.lazy.map(\.payload), sentAt: Date())
-        if let shared {
-            switch lockUploads(shared) {
-            case .locked: break
-            case .held: return nil
-            case .busy:
-                return .failed(status: nil, message: "another process of the shared folder is uploading", retryAfter: nil)
-            }
-        }
-        defer { shared?.unlockUploads() }
         // Compressed after the batch was cut by its uncompressed size (maxBatchSize),
         // the limit collectors apply to the JSON.
         let compressed = configuration.compressesRequests && wire.acceptsGzip ? Gzip.compress(body) : nil
         let response = transport.send(Data(compressed ?? body), gzipped: compressed != nil) { task in
-            // Started under the machine's lock, so a hold that begins next cancels it.
-            machine.withLock { machine in
-                guard machine.requestStarting(task) else { return false }
-                task.resume()
-                return true
-            }
+            // Registered under the machine's lock, so a hold that begins next cancels it;
+            // resumed outside (a task cancelled before its resume ends as cancelled).
+            guard machine.withLock({ $0.requestStarting(task) }) else { return false }
+            task.resume()
+            return true
         }
         // A cancelled request's answer reaches the machine, which ignores it.
         return response.map { wire.classify($0, records: records.count) }
-    }
-
-    private enum UploadLock { case locked, held, busy }
-
-    /// Waits for the shared folder's upload lock, polling: at most about one request's
-    /// time (another process holds it for one request at a time), and not while a
-    /// purge or a suspension is under way.
-    private func lockUploads(_ shared: SharedDeliveryFolder) -> UploadLock {
-        let deadline = ContinuousClock.now + configuration.requestTimeout + .seconds(1)
-        while true {
-            if !machine.withLock({ $0.mayStartRequest }) { return .held }
-            if shared.tryLockUploads() { return .locked }
-            if ContinuousClock.now >= deadline { return .busy }
-            // A wake-up taken here is harmless: the loop asks the machine after the request.
-            _ = wake.wait(timeout: .now() + .milliseconds(5))
-        }
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Everything else is shared: the durable queue, the ``UploadStateMachine`` (the only
 /// place that decides what to send, split, drop, retry and when), the uploader thread,
-/// the transport, gzip, network paths and suspension (``DurableDelivery``).
+/// the transport, gzip, network paths and suspension (``DurableProvider``).
 package protocol CollectorWire: Sendable {
     /// Where batches are sent.
     var endpoint: URL { get }

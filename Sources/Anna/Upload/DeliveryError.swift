@@ -1,7 +1,7 @@
 import Foundation
 
-/// Something an ``HTTPBatchProvider`` could not do, reported to
-/// ``HTTPBatchProvider/Configuration/errorHandler`` or thrown by its initializer.
+/// Something a ``DurableProvider`` could not do, reported to
+/// ``DurableProvider/Configuration/errorHandler`` or thrown by its initializer.
 ///
 /// A struct over a private code, so that later versions can add kinds of error
 /// without breaking a `switch` in app code: switch over ``code`` with a `default`,
@@ -34,8 +34,8 @@ public struct DeliveryError: Error, Sendable, CustomStringConvertible {
         public static let storage = Code(base: .storage)
         /// Another provider or `DurableQueue`, in this process or another, holds the
         /// storage directory's lock: give each provider and process its own directory.
-        /// Thrown by ``HTTPBatchProvider/init(endpoint:writeKey:storage:options:configuration:)``
-        /// and reported by ``HTTPBatchProvider/resume()``. ``storageError``.
+        /// Thrown by ``DurableProvider/init(endpoint:writeKey:storage:options:configuration:)``
+        /// and reported by ``DurableProvider/resume()``. ``storageError``.
         public static let storageLocked = Code(base: .storageLocked)
 
         /// The kind's name, e.g. `retrying`.
@@ -131,7 +131,7 @@ public struct DeliveryError: Error, Sendable, CustomStringConvertible {
         let events = self.events ?? 0
         switch code {
         case .insecureEndpoint:
-            return "HTTPBatchProvider needs an https endpoint; http is accepted only for loopback hosts "
+            return "DurableProvider needs an https endpoint; http is accepted only for loopback hosts "
                 + "(127.0.0.0/8, ::1, localhost), not '\(endpoint?.absoluteString ?? "")'"
         case .rejected:
             return "the collector answered \(status) to a batch of \(events) event(s), which were dropped: \(response ?? "")"

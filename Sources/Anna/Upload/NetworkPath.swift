@@ -2,11 +2,11 @@
 /// exists, and whether it costs the user (cellular, a personal hotspot) or is
 /// constrained (Low Data Mode).
 ///
-/// An ``HTTPBatchProvider`` makes no request while the path is unreachable, and
+/// A ``DurableProvider`` makes no request while the path is unreachable, and
 /// one as soon as it returns, without waiting out a backoff that failed attempts
 /// during the outage began. Nothing in Anna reads the platform's network state on
 /// its own: on Apple platforms `NetworkPathMonitor` (AnnaApple) feeds
-/// `NWPathMonitor`'s updates to ``HTTPBatchProvider/networkPathChanged(_:)``;
+/// `NWPathMonitor`'s updates to ``DurableProvider/networkPathChanged(_:)``;
 /// elsewhere the path stays ``reachable`` unless the app says otherwise.
 public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
     /// Whether a request can leave the device now, or could bring a path up.
@@ -33,7 +33,7 @@ public struct NetworkPath: Sendable, Hashable, CustomStringConvertible {
     public static let unreachable = NetworkPath(isReachable: false)
 
     /// Reachable and expensive or constrained: a path where large uploads may wait
-    /// (``HTTPBatchProvider/Configuration/maxBacklogOnExpensivePath``).
+    /// (``DurableProvider/Configuration/maxBacklogOnExpensivePath``).
     var isCostly: Bool { isReachable && (isExpensive || isConstrained) }
 
     /// `reachable`, `reachable (expensive, constrained)` or `unreachable`.

@@ -41,5 +41,31 @@ extension UploadStateMachine {
                 heldReports.append(report)
             }
         }
+
+        /// Splits the front range in halves, the first half first.
+        mutating func split() {
+            let range = pending.removeFirst()
+            let middle = range.lowerBound + range.count / 2
+            pending.insert(contentsOf: [range.lowerBound..<middle, middle..<range.upperBound], at: 0)
+        }
+
+        /// Acknowledges from the last acknowledged record through `end`: held drops and `delivered`.
+        mutating func release(through end: Int, delivered: Int) -> [Effect] {
+            guard end > acknowledged else { return [] }
+            var effects: [Effect] = [
+                .acknowledge(acknowledged..<end, delivered: delivered, rejected: heldRejected, tooLarge: heldTooLarge)
+            ]
+            effects += heldReports.map { .report($0) }
+            acknowledged = end
+            heldRejected = 0
+            heldTooLarge = 0
+            heldReports = []
+            return effects
+        }
+    }
+
+    /// At most 200 characters of what the collector sent: it may echo event values.
+    static func excerpt(_ text: String) -> String {
+        text.count <= 200 ? text : String(text.prefix(200)) + "…"
     }
 }

@@ -1,5 +1,5 @@
 extension UploadStateMachine {
-    /// What the machine needs of ``HTTPBatchProvider/Configuration``.
+    /// What the machine needs of ``DurableProvider/Configuration``.
     struct Configuration {
         var flushAt: Int
         var flushInterval: Duration
@@ -10,13 +10,18 @@ extension UploadStateMachine {
         var maxRetryAfter: Duration
         var maxRejectedInARow: Int
         var maxBacklogOnExpensivePath: Int?
-        /// Whether to adopt the queues of ended processes (a shared folder).
+        /// Whether to adopt the queues of ended processes (a shared folder), and take
+        /// the folder's upload lock for each request.
         var adoptsOrphans: Bool
+        /// How long to try for the shared folder's upload lock before failing an
+        /// attempt: about one request (another process holds it for one at a time).
+        var uploadLockPatience: Duration
 
         /// - Parameter bodyOverhead: What the wire's body adds around its records
         ///   (``CollectorWire/bodyOverhead``); Segment's `{"batch":[…],"sentAt":"…"}` by default.
-        init(_ configuration: HTTPBatchProvider.Configuration, adoptsOrphans: Bool = false, bodyOverhead: Int = 64) {
+        init(_ configuration: DurableProvider.Configuration, adoptsOrphans: Bool = false, bodyOverhead: Int = 64) {
             self.adoptsOrphans = adoptsOrphans
+            uploadLockPatience = configuration.requestTimeout + .seconds(1)
             flushAt = configuration.flushAt
             flushInterval = configuration.flushInterval
             maxBatchCount = max(1, configuration.maxBatchCount)

@@ -14,6 +14,11 @@ extension UploadStateMachine {
         /// A hold began and ended while the driver was busy: forget the batch read
         /// last, resume these callers waiting for the hold, then ask again.
         case holdEnded(resuming: [Waiter])
+        /// On a shared folder, before a send: try to take the folder's upload lock, then
+        /// report ``uploadLockTaken()`` or ``uploadLockBusy(now:)``.
+        case takeUploadLock
+        /// Give the shared folder's upload lock back, then report ``uploadLockReleased()``.
+        case releaseUploadLock
         /// Move ended processes' queues into this one, then report ``adopted(now:)``.
         case adopt
         /// Stop: end the thread, then resume these waiters: every caller still waiting.
@@ -26,7 +31,7 @@ extension UploadStateMachine {
         case acknowledge(Range<Int>, delivered: Int, rejected: Int, tooLarge: Int)
         /// Pass this to the error handler.
         case report(DeliveryError)
-        /// Count a failed attempt (``HTTPBatchProvider/Metrics/retried``).
+        /// Count a failed attempt (``DurableProvider/Metrics/retried``).
         case countRetry
         /// Resume these callers.
         case resume([Waiter])

@@ -75,8 +75,15 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
     private(set) var stopAfterRound: Int?
     /// Purges under way (``purgeStarted(_:)``, ``purgeEnded()``).
     private var purges = 0
-    /// The app is suspended (``suspendRequested(_:)``, ``resumeRequested()``).
+    /// The app is suspended (``suspendRequested(_:)``, ``resumeRequested()``), or the
+    /// storage is not yet retaken after it came back.
     private(set) var isSuspended = false
+    /// Who releases and retakes the queue's storage around a suspension.
+    private(set) var storage = StorageOwnership()
+    /// The driver is in ``Step/hold(resuming:)``: it holds no records and sends nothing.
+    private var driverIsHeld = false
+    /// The shared folder's upload lock: held, or when to try again.
+    var uploadLock = UploadLockWait()
     /// Callers waiting until the hold holds no records: purges and suspensions.
     private var holdWaiters: [Waiter] = []
     /// The request in flight, for a hold to cancel.
@@ -195,10 +202,10 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
             batch.pending.removeFirst()
             failures = 0
             rejectedInARow = 0
-            effects += release(&batch, through: range.upperBound, delivered: range.count)
+            effects += batch.release(through: range.upperBound, delivered: range.count)
         case .rejected(let status, let body):
             if range.count > 1 {
-                split(&batch)
+                batch.split()
             } else {
                 rejectedInARow += 1
                 if rejectedInARow >= configuration.maxRejectedInARow {
@@ -213,7 +220,7 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
             }
         case .tooLarge:
             if range.count > 1 {
-                split(&batch)
+                batch.split()
             } else {
                 batch.pending.removeFirst()
                 batch.heldTooLarge += 1
@@ -234,7 +241,7 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
                 batch.heldReports += refused.sorted { $0.key < $1.key }.map { index, reason in
                     .rejected(status: status, events: 1, response: Self.excerpt("record \(index): \(reason)"))
                 }
-                effects += release(&batch, through: range.upperBound, delivered: range.count - refused.count)
+                effects += batch.release(through: range.upperBound, delivered: range.count - refused.count)
             } else {
                 // Nothing was ingested: the refused are dropped in their turn, the rest sent again.
                 batch.refuse(refused, of: range, status: status)
@@ -252,7 +259,7 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
         batch.holdRefusedAtFront()
         if batch.pending.isEmpty {
             // The batch is done: drop what is held, then read on.
-            effects += release(&batch, through: batch.count, delivered: 0)
+            effects += batch.release(through: batch.count, delivered: 0)
             phase = .reading
         } else {
             phase = .sending(batch)
@@ -289,15 +296,42 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
     mutating func suspendRequested(_ waiter: Waiter) -> (began: Bool, effects: [Effect]) {
         let began = !isSuspended
         isSuspended = true
+        storage.suspendRequested()
         if case .finished = phase { return (began, [.resume([waiter])]) }
         guard began else { return (false, [.resume([waiter])]) }
         holdWaiters.append(waiter)
         return (true, holdBegan())
     }
 
-    /// The app came back: read and send again. Does nothing when not suspended.
-    mutating func resumeRequested() {
-        isSuspended = false
+    /// The app came back: read and send again once the storage is retaken. Does
+    /// nothing when not suspended. Returns what the caller does with the storage: retake
+    /// it when it was released (then ``storageRetaken(_:)``); nothing while a
+    /// suspension still releases it (the releaser retakes it, ``storageReleased()``)
+    /// or when it was never released (the hold just ends).
+    mutating func resumeRequested() -> StorageOwnership.Action {
+        storage.resumeRequested()
+        if storage.state == .held { isSuspended = false }
+        return storage.next(uploaderIsHeld: driverIsHeld)
+    }
+
+    /// What the caller whose suspension the driver now holds for does with the
+    /// storage: release it (then ``storageReleased()``), unless a `resume()` came first.
+    mutating func storageStep() -> StorageOwnership.Action {
+        storage.next(uploaderIsHeld: driverIsHeld && isSuspended)
+    }
+
+    /// The storage was released; a `resume()` that came meanwhile makes the retake due.
+    mutating func storageReleased() -> StorageOwnership.Action {
+        storage.released()
+        return storage.next(uploaderIsHeld: driverIsHeld && isSuspended)
+    }
+
+    /// The storage was retaken (or could not be: the uploader stays suspended until a
+    /// later `resume()`). A `suspend()` that came meanwhile makes a release due again.
+    mutating func storageRetaken(_ succeeded: Bool) -> StorageOwnership.Action {
+        storage.retaken(succeeded)
+        if storage.state == .held, !storage.wantsSuspended { isSuspended = false }
+        return storage.next(uploaderIsHeld: driverIsHeld && isSuspended)
     }
 
     /// The driver is about to start the request for the last ``Step/send(_:)``:
@@ -343,6 +377,18 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
 
     /// What the driver does now.
     mutating func next(now: Instant) -> Step {
+        if uploadLock.isHeld, !mayStartRequest || !path.isReachable || isAdoptionDue(now: now) {
+            // Held for the next request only: given back when that request is not next.
+            driverIsHeld = false
+            return .releaseUploadLock
+        }
+        let step = nextStep(now: now)
+        if case .sending = phase {} else { uploadLock.reset() }
+        if case .hold = step { driverIsHeld = true } else { driverIsHeld = false }
+        return step
+    }
+
+    private mutating func nextStep(now: Instant) -> Step {
         if case .finished = phase { return .finish(resuming: []) }
         if let held = nextHeld() { return held }
         if isAdoptionDue(now: now) { return .adopt }
@@ -367,7 +413,7 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
                 phase = .reading
                 return nextUnheld(now: now)
             }
-            return .send(range)
+            return sendStep(range, now: now)
         case .idle:
             if isHeldByPath {
                 // No attempt without a path: the events stay for the next start, and
@@ -409,27 +455,6 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
         holdWaiters = []
         stopWaiters = []
         return .finish(resuming: waiters)
-    }
-
-    private mutating func split(_ batch: inout Batch) {
-        let range = batch.pending.removeFirst()
-        let middle = range.lowerBound + range.count / 2
-        batch.pending.insert(contentsOf: [range.lowerBound..<middle, middle..<range.upperBound], at: 0)
-    }
-
-    /// Acknowledges from the last acknowledged record through `end`: held drops and `delivered`.
-    private func release(_ batch: inout Batch, through end: Int, delivered: Int) -> [Effect] {
-        guard end > batch.acknowledged else { return [] }
-        var effects: [Effect] = [
-            .acknowledge(
-                batch.acknowledged..<end, delivered: delivered, rejected: batch.heldRejected, tooLarge: batch.heldTooLarge)
-        ]
-        effects += batch.heldReports.map { .report($0) }
-        batch.acknowledged = end
-        batch.heldRejected = 0
-        batch.heldTooLarge = 0
-        batch.heldReports = []
-        return effects
     }
 
     private mutating func endRound(now: Instant) -> [Effect] {
@@ -474,10 +499,5 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
         guard let retryAfter else { return .seconds(Double.random(in: 0...ceiling, using: &random)) }
         let honoured = min(retryAfter.isFinite ? retryAfter : 0, configuration.maxRetryAfter.timeInterval)
         return .seconds(max(ceiling, honoured))
-    }
-
-    /// At most 200 characters of what the collector sent: it may echo event values.
-    static func excerpt(_ text: String) -> String {
-        text.count <= 200 ? text : String(text.prefix(200)) + "…"
     }
 }

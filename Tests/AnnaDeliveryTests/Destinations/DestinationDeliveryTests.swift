@@ -36,7 +36,7 @@ import Testing
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let reports = Reports()
-        var configuration = HTTPBatchProvider.Configuration.fast
+        var configuration = DurableProvider.Configuration.fast
         configuration.errorHandler = reports.handler
         let provider = try vendor.provider(collector, directory: directory.url, configuration: configuration)
         try await provider.receive(numberedEnvelopes(0..<10))
@@ -91,7 +91,7 @@ import Testing
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let reports = Reports()
-        var configuration = HTTPBatchProvider.Configuration.fast
+        var configuration = DurableProvider.Configuration.fast
         configuration.errorHandler = reports.handler
         // Amplitude asks for 30 s; the test honours it up to 1 s.
         configuration.maxRetryAfter = .seconds(1)
@@ -145,7 +145,7 @@ import Testing
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let reports = Reports()
-        var configuration = HTTPBatchProvider.Configuration.fast
+        var configuration = DurableProvider.Configuration.fast
         configuration.errorHandler = reports.handler
         let offline = try VendorCollector(port: port)
         offline.stop()

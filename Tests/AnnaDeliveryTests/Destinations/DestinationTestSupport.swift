@@ -11,41 +11,27 @@ enum Vendor: String, CaseIterable, CustomStringConvertible, Sendable {
 
     /// A provider of this vendor sending to `collector`, on `directory`.
     func provider(
-        _ collector: VendorCollector, directory: URL, configuration: HTTPBatchProvider.Configuration = .fast
-    ) throws -> any DestinationUnderTest {
-        let storage = DeliveryStorage.directory(directory)
+        _ collector: VendorCollector, directory: URL, configuration: DurableProvider.Configuration = .fast
+    ) throws -> DurableProvider {
+        try DurableProvider(
+            collector: self.collector(collector.base), storage: .directory(directory), options: ProviderOptions(),
+            configuration: configuration)
+    }
+
+    /// This vendor's collector at `base`.
+    func collector(_ base: URL, key: String = VendorCollector.key) -> DurableProvider.Collector {
         switch self {
-        case .amplitude:
-            return try AmplitudeProvider(
-                apiKey: VendorCollector.key, storage: storage, region: .custom(collector.base),
-                options: ProviderOptions(), configuration: configuration)
-        case .mixpanel:
-            return try MixpanelProvider(
-                token: VendorCollector.key, storage: storage, region: .custom(collector.base), options: ProviderOptions(),
-                configuration: configuration)
-        case .posthog:
-            return try PostHogProvider(
-                projectAPIKey: VendorCollector.key, storage: storage, host: .selfHosted(collector.base),
-                options: ProviderOptions(), configuration: configuration)
+        case .amplitude: .amplitude(apiKey: key, region: .custom(base))
+        case .mixpanel: .mixpanel(token: key, region: .custom(base))
+        case .posthog: .posthog(projectAPIKey: key, host: .selfHosted(base))
         }
     }
 }
 
-/// What the tests use of every destination provider.
-protocol DestinationUnderTest: AnalyticsProvider {
-    var metrics: HTTPBatchProvider.Metrics { get }
-    func waitUntilPersisted() async
-    func networkPathChanged(_ path: NetworkPath)
-}
-
-extension AmplitudeProvider: DestinationUnderTest {}
-extension MixpanelProvider: DestinationUnderTest {}
-extension PostHogProvider: DestinationUnderTest {}
-
-extension HTTPBatchProvider.Configuration {
+extension DurableProvider.Configuration {
     /// Uploads on flush only, retries within milliseconds.
     static var fast: Self {
-        HTTPBatchProvider.Configuration(
+        DurableProvider.Configuration(
             flushAt: 1_000_000, flushInterval: .seconds(3600), initialRetryDelay: .milliseconds(10),
             maxRetryDelay: .milliseconds(50), requestTimeout: .seconds(5))
     }

@@ -187,8 +187,8 @@ import Testing
         let body = try #require(try json(posthog.body([Array(#"{"event":"a"}"#.utf8)], sentAt: timestamp)) as? [String: Any])
         #expect(body["api_key"] as? String == "phc_KEY" && body["historical_migration"] as? Bool == false)
         #expect((body["batch"] as? [Any])?.count == 1)
-        #expect(PostHogProvider.Host.eu.batchURL.absoluteString == "https://eu.i.posthog.com/batch/")
-        #expect(PostHogProvider.Host.selfHosted(URL(string: "https://ph.example.com")!).batchURL.absoluteString == "https://ph.example.com/batch/")
+        #expect(PostHogHost.eu.batchURL.absoluteString == "https://eu.i.posthog.com/batch/")
+        #expect(PostHogHost.selfHosted(URL(string: "https://ph.example.com")!).batchURL.absoluteString == "https://ph.example.com/batch/")
         guard case .rejected = posthog.classify(.init(status: 400, body: Data(#"{"type":"validation_error"}"#.utf8)), records: 3)
         else { Issue.record("400 splits"); return }
         guard case .failed(503, _, 5) = posthog.classify(.init(status: 503, retryAfter: "5", body: Data()), records: 3) else {
@@ -202,30 +202,31 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("anna-secrets-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(throws: DestinationError.self) {
-            try PostHogProvider(projectAPIKey: "phx_personal", storage: .memory(limit: 1 << 20))
+            try DurableProvider(collector: .posthog(projectAPIKey: "phx_personal"), storage: .memory(limit: 1 << 20))
         }
         do {
-            _ = try PostHogProvider(projectAPIKey: "phx_personal", storage: .memory(limit: 1 << 20))
+            _ = try DurableProvider(collector: .posthog(projectAPIKey: "phx_personal"), storage: .memory(limit: 1 << 20))
         } catch let error as DestinationError {
             #expect(error.code == .serverSecret && error.description.contains("phc_"))
         }
-        #expect(throws: DestinationError.self) { try MixpanelProvider(token: "", storage: .memory(limit: 1 << 20)) }
-        #expect(throws: DestinationError.self) { try AmplitudeProvider(apiKey: "", storage: .memory(limit: 1 << 20)) }
+        #expect(throws: DestinationError.self) { try DurableProvider(collector: .mixpanel(token: ""), storage: .memory(limit: 1 << 20)) }
+        #expect(throws: DestinationError.self) { try DurableProvider(collector: .amplitude(apiKey: ""), storage: .memory(limit: 1 << 20)) }
         do {
-            _ = try AmplitudeProvider(
-                apiKey: "key", storage: .directory(folder), region: .custom(URL(string: "http://api2.amplitude.com")!))
+            _ = try DurableProvider(
+                collector: .amplitude(apiKey: "key", region: .custom(URL(string: "http://api2.amplitude.com")!)),
+                storage: .directory(folder))
             Issue.record("an http endpoint was accepted")
         } catch let error as DeliveryError {
             #expect(error.code == .insecureEndpoint)
         }
-        #expect(MixpanelProvider.Region.india.trackURL.absoluteString == "https://api-in.mixpanel.com/track?strict=1")
-        #expect(MixpanelProvider.Region.custom(URL(string: "https://mp.example.com/")!).trackURL.absoluteString == "https://mp.example.com/track?strict=1")
+        #expect(MixpanelRegion.india.trackURL.absoluteString == "https://api-in.mixpanel.com/track?strict=1")
+        #expect(MixpanelRegion.custom(URL(string: "https://mp.example.com/")!).trackURL.absoluteString == "https://mp.example.com/track?strict=1")
     }
 
     @Test func providersTakeTheCallsTheirVendorsMap() async throws {
-        let amplitude = try AmplitudeProvider(apiKey: "k", storage: .memory(limit: 1 << 20))
-        let mixpanel = try MixpanelProvider(token: "k", storage: .memory(limit: 1 << 20))
-        let posthog = try PostHogProvider(projectAPIKey: "phc_k", storage: .memory(limit: 1 << 20))
+        let amplitude = try DurableProvider(collector: .amplitude(apiKey: "k"), storage: .memory(limit: 1 << 20))
+        let mixpanel = try DurableProvider(collector: .mixpanel(token: "k"), storage: .memory(limit: 1 << 20))
+        let posthog = try DurableProvider(collector: .posthog(projectAPIKey: "phc_k"), storage: .memory(limit: 1 << 20))
         #expect(amplitude.options.receivedKinds == [.track, .identify, .group])
         #expect(mixpanel.options.receivedKinds == [.track, .identify])
         #expect(posthog.options.receivedKinds == Set(AnalyticsEnvelope.Kind.allCases))
@@ -233,7 +234,7 @@ import Testing
         #expect(amplitude.configuration.maxBatchCount <= 2000 && mixpanel.configuration.maxBatchSize <= 1_000_000)
         #expect(amplitude.endpoint.absoluteString == "https://api2.amplitude.com/2/httpapi")
         #expect(mixpanel.endpoint.absoluteString == "https://api.mixpanel.com/track?strict=1")
-        let euBatch = try AmplitudeProvider(apiKey: "k", storage: .memory(limit: 1 << 20), region: .eu, api: .batch)
+        let euBatch = try DurableProvider(collector: .amplitude(apiKey: "k", region: .eu, api: .batch), storage: .memory(limit: 1 << 20))
         #expect(euBatch.endpoint.absoluteString == "https://api.eu.amplitude.com/batch")
         await euBatch.shutdown()
         await amplitude.shutdown()

@@ -91,12 +91,14 @@ func runAppLaunch() async {
         let posthogCollector = try LoopbackCollector()
         // Its own queue in its own folder: one collector down delays no other. The
         // project API key (phc_…) is public; a personal key (phx_…) would be refused.
-        let posthog = try PostHogProvider(
-            projectAPIKey: "phc_shop_demo_project_key", storage: .directory(folder.appendingPathComponent("posthog")),
-            host: .selfHosted(URL(string: "http://127.0.0.1:\(posthogCollector.port)")!),
+        let posthog = try DurableProvider(
+            collector: .posthog(
+                projectAPIKey: "phc_shop_demo_project_key",
+                host: .selfHosted(URL(string: "http://127.0.0.1:\(posthogCollector.port)")!)),
+            storage: .directory(folder.appendingPathComponent("posthog")),
             // The demo collector reads plain JSON; PostHog itself takes the default, gzip.
             configuration: .init(compressesRequests: false, requestTimeout: .seconds(5)))
-        let http = try HTTPBatchProvider(
+        let http = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "shop-write-key",
             storage: .directory(folder.appendingPathComponent("events")),
             // The shop's own collector may receive PII (the email trait); without this it is removed.
@@ -145,9 +147,9 @@ func runAppLaunch() async {
 
 func sendToCollector(_ endpoint: URL) async {
     let storage = FileManager.default.temporaryDirectory.appendingPathComponent("shop-analytics-\(getpid())")
-    let http: HTTPBatchProvider
+    let http: DurableProvider
     do {
-        http = try HTTPBatchProvider(
+        http = try DurableProvider(
             endpoint: endpoint, writeKey: "shop-write-key", storage: .directory(storage),
             configuration: .init(
                 requestTimeout: .seconds(5),

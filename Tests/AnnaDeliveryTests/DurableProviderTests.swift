@@ -27,7 +27,7 @@ final class DeliveryErrors: Sendable {
     var all: [DeliveryError] { errors.withLock { $0 } }
 }
 
-extension HTTPBatchProvider.Configuration {
+extension DurableProvider.Configuration {
     static func test(_ errors: DeliveryErrors? = nil, timeout: Duration = .seconds(5)) -> Self {
         .init(
             flushAt: 1_000_000, flushInterval: .seconds(3600), initialRetryDelay: .milliseconds(20),
@@ -35,16 +35,16 @@ extension HTTPBatchProvider.Configuration {
     }
 }
 
-@Suite(.serialized) struct HTTPBatchProviderTests {
+@Suite(.serialized) struct DurableProviderTests {
     @Test func endpointsMustBeHTTPSOrLoopback() throws {
         for allowed in ["https://api.segment.io/v1/batch", "http://127.0.0.1:8080/v1/batch", "http://127.9.9.9/v1/batch",
                         "http://localhost:1/v1/batch", "http://[::1]:9/v1/batch"] {
-            #expect(HTTPBatchProvider.isAllowed(URL(string: allowed)!), "\(allowed)")
+            #expect(DurableProvider.isAllowed(URL(string: allowed)!), "\(allowed)")
         }
         for refused in ["http://example.com/v1/batch", "http://127.0.0.1.evil.com/v1/batch", "http://10.0.0.1/v1/batch",
                         "ftp://127.0.0.1/x", "http://128.0.0.1/"] {
             #expect(throws: DeliveryError.self) {
-                try HTTPBatchProvider(endpoint: URL(string: refused)!, writeKey: "k", storage: .memory(limit: 1 << 20))
+                try DurableProvider(endpoint: URL(string: refused)!, writeKey: "k", storage: .memory(limit: 1 << 20))
             }
         }
     }
@@ -54,12 +54,12 @@ extension HTTPBatchProvider.Configuration {
         for refused in ["http://127.+0.+0.+1/v1/batch", "http://127.0.0.01/", "http://0127.0.0.1/", "http://127.0.0.256/",
                         "http://127.0.0.1e0/", "http://127.0.0/", "http://127.0.0.1.5/"] {
             guard let url = URL(string: refused) else { continue }
-            #expect(!HTTPBatchProvider.isAllowed(url), "\(refused)")
+            #expect(!DurableProvider.isAllowed(url), "\(refused)")
         }
         let plus = try #require(URL(string: "http://127.+0.+0.+1/v1/batch"), "the spelling this guards against must parse")
         #expect(plus.host == "127.+0.+0.+1")
         for allowed in ["http://127.0.0.1/", "http://127.255.0.10:8/", "http://LOCALHOST/", "http://[::1]/"] {
-            #expect(HTTPBatchProvider.isAllowed(try #require(URL(string: allowed))), "\(allowed)")
+            #expect(DurableProvider.isAllowed(try #require(URL(string: allowed))), "\(allowed)")
         }
     }
 
@@ -83,7 +83,7 @@ extension HTTPBatchProvider.Configuration {
     @Test func batchesReachTheCollectorInSegmentsFormat() async throws {
         let collector = try LoopbackCollector()
         defer { collector.stop() }
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 1 << 20), configuration: .test())
         let sent = envelopes(0..<30)
         try await provider.receive(sent)
@@ -106,7 +106,7 @@ extension HTTPBatchProvider.Configuration {
         let collector = try LoopbackCollector()
         defer { collector.stop() }
         let errors = DeliveryErrors()
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "wrong", storage: .memory(limit: 1 << 20), configuration: .test(errors))
         try await provider.receive(envelopes(0..<3))
         try await provider.flush()
@@ -121,7 +121,7 @@ extension HTTPBatchProvider.Configuration {
         defer { collector.stop() }
         try await collector.control(["rejectNumbers": [3]])
         let errors = DeliveryErrors()
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 1 << 20), configuration: .test(errors))
         try await provider.receive(envelopes(0..<9))
         try await provider.flush()
@@ -136,7 +136,7 @@ extension HTTPBatchProvider.Configuration {
         let collector = try LoopbackCollector()
         defer { collector.stop() }
         try await collector.control(["maxEvents": 2])
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 1 << 20), configuration: .test())
         try await provider.receive(envelopes(0..<7))
         try await provider.flush()
@@ -156,7 +156,7 @@ extension HTTPBatchProvider.Configuration {
         let collector = try LoopbackCollector()
         defer { collector.stop() }
         let errors = DeliveryErrors()
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 4 << 20), configuration: .test(errors))
         try await provider.receive(envelopes(0..<1, padding: 40_000) + envelopes(1..<3, padding: 30_000))
         try await provider.flush()
@@ -168,7 +168,7 @@ extension HTTPBatchProvider.Configuration {
     @Test func batchesStayUnder500KB() async throws {
         let collector = try LoopbackCollector()
         defer { collector.stop() }
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 8 << 20), configuration: .test())
         try await provider.receive(envelopes(0..<100, padding: 20_000))  // 2 MB in all
         try await provider.flush()
@@ -183,7 +183,7 @@ extension HTTPBatchProvider.Configuration {
         defer { collector.stop() }
         try await collector.control(["script": [["status": 500], ["drop": true], ["stall": 1.5], ["status": 503], ["status": 429]]])
         let errors = DeliveryErrors()
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 1 << 20),
             configuration: .test(errors, timeout: .milliseconds(500)))
         let sent = envelopes(0..<10)
@@ -207,7 +207,7 @@ extension HTTPBatchProvider.Configuration {
         let collector = try LoopbackCollector()
         defer { collector.stop() }
         try await collector.control(["script": [["status": 429, "retryAfter": "1"]]])
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 1 << 20), configuration: .test())
         let start = Date()
         try await provider.receive(envelopes(0..<3))
@@ -221,7 +221,7 @@ extension HTTPBatchProvider.Configuration {
     @Test func uploadsStartOnCountOnIntervalAndOnShutdown() async throws {
         let collector = try LoopbackCollector()
         defer { collector.stop() }
-        let byCount = try HTTPBatchProvider(
+        let byCount = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 1 << 20),
             configuration: .init(flushAt: 10, flushInterval: .seconds(3600)))
         try await byCount.receive(envelopes(0..<9))
@@ -229,13 +229,13 @@ extension HTTPBatchProvider.Configuration {
         try await byCount.receive(envelopes(9..<10))
         #expect(await eventually { byCount.metrics.delivered == 10 }, "the tenth event starts an upload")
 
-        let byInterval = try HTTPBatchProvider(
+        let byInterval = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 1 << 20),
             configuration: .init(flushAt: 1000, flushInterval: .milliseconds(200)))
         try await byInterval.receive(envelopes(10..<13))
         #expect(await eventually { byInterval.metrics.delivered == 3 }, "the interval starts an upload")
 
-        let byShutdown = try HTTPBatchProvider(
+        let byShutdown = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 1 << 20),
             configuration: .init(flushAt: 1000, flushInterval: .seconds(3600)))
         try await byShutdown.receive(envelopes(13..<15))
@@ -252,9 +252,9 @@ extension HTTPBatchProvider.Configuration {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let endpoint = try #require(URL(string: "http://127.0.0.1:9/v1/batch"))
-        let first = try HTTPBatchProvider(endpoint: endpoint, writeKey: "k", storage: .directory(directory.url), configuration: .test())
+        let first = try DurableProvider(endpoint: endpoint, writeKey: "k", storage: .directory(directory.url), configuration: .test())
         #expect {
-            _ = try HTTPBatchProvider(endpoint: endpoint, writeKey: "k", storage: .directory(directory.url), configuration: .test())
+            _ = try DurableProvider(endpoint: endpoint, writeKey: "k", storage: .directory(directory.url), configuration: .test())
         } throws: { error in
             guard let delivery = error as? DeliveryError, delivery.code == .storageLocked, let storage = delivery.storageError else { return false }
             return storage.isLockConflict && "\(error)".contains(directory.url.lastPathComponent)
@@ -271,7 +271,7 @@ extension HTTPBatchProvider.Configuration {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let errors = DeliveryErrors()
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .directory(directory.url), configuration: .test(errors))
         try await provider.receive(envelopes(0..<10))
         await provider.waitUntilPersisted()
@@ -294,7 +294,7 @@ extension HTTPBatchProvider.Configuration {
         defer { collector.stop() }
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let provider = try HTTPBatchProvider(
+        let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .directory(directory.url),
             configuration: .init(flushAt: 20, flushInterval: .seconds(3600)))
         let analytics = AnalyticsService(providers: [provider])

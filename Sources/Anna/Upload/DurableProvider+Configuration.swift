@@ -1,7 +1,7 @@
 import Foundation
 
-extension HTTPBatchProvider {
-    /// When and how an ``HTTPBatchProvider`` uploads.
+extension DurableProvider {
+    /// When and how a ``DurableProvider`` uploads.
     public struct Configuration: Sendable {
         /// Upload when this many persisted events wait. 20 by default: a burst goes
         /// out in requests of 20 or more.
@@ -104,7 +104,7 @@ extension HTTPBatchProvider {
         }
     }
 
-    /// What an ``HTTPBatchProvider`` counted since it started.
+    /// What a ``DurableProvider`` counted since it started.
     public struct Metrics: Sendable, Hashable {
         /// Events the provider received and queued for writing.
         public var queued = 0
@@ -136,9 +136,4 @@ extension HTTPBatchProvider {
         @available(*, unavailable, message: "read dropped[reason, default: 0]")
         public func dropped(_ reason: DropReason) -> Int { dropped[reason, default: 0] }
     }
-}
-
-extension HTTPBatchProvider: DropCounting {
-    /// ``Metrics/dropped``: the service adds it to ``AnalyticsMetrics/lost``.
-    package var droppedEvents: [DropReason: Int] { metrics.dropped }
 }
