@@ -4,7 +4,7 @@ import Logging
 
 /// The service's serial pipeline: consent, constraints, stages, enrichment, and
 /// the hand-off to the provider lanes, and the loop that takes what `report` puts in
-/// its intake (``Pipeline/drain(tick:)``). All of its other state lives on `queue`.
+/// its intake (``Pipeline/startLoop()``). All of its other state lives on `queue`.
 // @unchecked: the `var`s below are touched only on `queue` (checked once per pass in
 // debug builds, `assertOnQueue()`); `intake` is behind its lock.
 final class Pipeline: @unchecked Sendable {
@@ -24,12 +24,11 @@ final class Pipeline: @unchecked Sendable {
     }
 
     let queue = DispatchQueue(label: "anna.pipeline", qos: .utility)
-    /// How soon the loop looks at the intake again after a pass that found work.
+    /// How long the loop waits for more work after a pass that found some, before it
+    /// parks: events that keep coming find it awake and wake no thread.
     static let lingerInterval: DispatchTimeInterval = .milliseconds(2)
-    /// How often the loop looks at the intake while it dozes (``Pipeline/drain(tick:)``).
-    static let tickInterval: DispatchTimeInterval = .milliseconds(40)
-    /// How long the loop dozes without finding work before it goes idle, in nanoseconds.
-    static let dozeLimit: UInt64 = 1_000_000_000
+    /// Wakes the loop's thread (``Pipeline/startLoop()``) when the intake says so.
+    let wakeSignal = DispatchSemaphore(value: 0)
     let lanes: [ProviderLane]
     private let counters: LockedState<AnalyticsMetrics>
     /// What `report` appends to, under its lock; emptied by the loop on `queue`.
@@ -62,10 +61,6 @@ final class Pipeline: @unchecked Sendable {
     @exclusivity(unchecked) private var checker = ConstraintChecker()
     /// Estimated bytes of the envelopes `process` has gathered and not yet handed off.
     @exclusivity(unchecked) private var outgoingBytes = 0
-    /// Whether the loop set a timer to look at the lanes again (``LanePacing``).
-    @exclusivity(unchecked) var isPacingTimerArmed = false
-    /// When the loop last found work (uptime nanoseconds): it dozes until ``dozeLimit`` after.
-    @exclusivity(unchecked) var lastWorkAt: UInt64 = 0
 
     init(
         configuration: AnalyticsService.Configuration, lanes: [ProviderLane], counters: LockedState<AnalyticsMetrics>,
