@@ -69,7 +69,6 @@ extension Pipeline {
     /// The first work of the loop: reads the stored identity and gives the intake what
     /// it needs to apply it under what the app did meanwhile (``Intake/launched(grantedConsent:storedOptOut:events:at:)``).
     private func launch() {
-        assertOnQueue()
         let launch = start(now: Date())
         intake.withLock {
             $0.launched(
@@ -88,7 +87,6 @@ extension Pipeline {
     /// intake, where an event costs least, and goes on when a lane frees room.
     /// - Returns: How the loop waits before its next look.
     private func drain() -> Intake.Next {
-        assertOnQueue()
         while true {
             let pacing = lanesArePacing()
             let (next, overflow) = intake.withLock { ($0.looked(pacing: pacing), $0.takeUnreportedOverflow()) }
