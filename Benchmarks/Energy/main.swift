@@ -63,7 +63,15 @@ Task {
         usleep(useconds_t(seconds * 1_000_000))
     }
     let after = Usage.now()
-    await client?.flush()
+    // At most 10 s, so an SDK that does not call back ends the run all the same.
+    if let client {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await client.flush() }
+            group.addTask { try? await Task.sleep(for: .seconds(10)) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
     print(#"{"client": "\#(arguments[1])", "phase": "\#(arguments[4]) \#(arguments[5]) \#(arguments[6])", "#
         + #""reported": \#(reported), "switches": \#(after.switches - before.switches), "#
         + #""cpuMs": \#((after.cpuMicroseconds - before.cpuMicroseconds) / 1000)}"#)
