@@ -16,6 +16,13 @@ import Testing
         #expect(queue.sync { bound.value + 1 } == 42)
     }
 
+    @Test func queueBoundWithValueRunsOnItsQueue() {
+        let queue = DispatchQueue(label: "owner")
+        let bound = QueueBound([1], on: queue)
+        queue.sync { bound.withValue { $0.append(2) } }
+        #expect(queue.sync { bound.withValue { $0 } } == [1, 2])
+    }
+
     @Test func theFocusPathLockKnowsItsHolderThroughRecursion() {
         let lock = RecursiveLock()
         lock.withLock {
@@ -30,6 +37,26 @@ import Testing
         await #expect(processExitsWith: .failure) {
             let bound = QueueBound(0, on: DispatchQueue(label: "owner"))
             _ = bound.value
+        }
+    }
+
+    @Test func queueBoundWithValueOffItsQueueTraps() async {
+        await #expect(processExitsWith: .failure) {
+            QueueBound(0, on: DispatchQueue(label: "owner")).withValue { $0 += 1 }
+        }
+    }
+
+    /// The pipeline's state is checked in its storage: a pass run off the pipeline's
+    /// queue stops, whichever entry point it came through.
+    @Test func thePipelinesStateTouchedOffItsQueueTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let configuration = AnalyticsService.Configuration(storageDirectory: nil)
+            let pipeline = Pipeline(
+                configuration: configuration, lanes: [], counters: LockedState(AnalyticsMetrics()),
+                persister: IdentityPersister(store: configuration.resolvedIdentityStore, errorHandler: nil),
+                intake: LockedState(Intake(grantedConsent: [], limit: configuration.intakeLimit)), room: RoomSignal())
+            var items: [Pipeline.Item] = [.event(AnalyticsEvent(name: "e"), Date(), size: 10)]
+            _ = pipeline.process(&items, epoch: 0)
         }
     }
 

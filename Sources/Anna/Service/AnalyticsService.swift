@@ -53,12 +53,12 @@ public final class AnalyticsService: Sendable {
         self.persister = persister
         let pipeline = Pipeline(
             configuration: configuration, lanes: lanes, counters: counters, persister: persister,
-            intake: LockedState(Intake(grantedConsent: configuration.grantedConsent)), room: room)
+            intake: LockedState(Intake(grantedConsent: configuration.grantedConsent, limit: configuration.intakeLimit)), room: room)
         self.pipeline = pipeline
         self.intake = pipeline.intake
         room.onSignal { [weak pipeline] in pipeline?.lanesFreedRoom() }
-        // The first work of the pipeline's queue: nothing is processed before the state is read.
-        pipeline.queue.async { pipeline.launch() }
+        // The loop's first work: nothing is processed before the state is read.
+        pipeline.startLoop()
         if let lifecycle = configuration.lifecycle {
             let observation = lifecycle.observe { [weak self] event in self?.handle(event) }
             lifecycleState.withLock { $0.observation = observation }
@@ -67,6 +67,7 @@ public final class AnalyticsService: Sendable {
 
     deinit {
         lifecycleState.withLock { $0.observation?.cancel() }
+        pipeline.close()
     }
 
     // MARK: Reporting
@@ -76,8 +77,8 @@ public final class AnalyticsService: Sendable {
     /// The event is in memory when this returns, not yet safe from a crash: with
     /// ``DurableProvider`` it is accepted once that provider's writer has synced it
     /// to disk, within its sync interval (50 ms by default) plus what the pipeline
-    /// takes: a few milliseconds while events keep coming, at most its 40 ms tick at a
-    /// few events a second. ``flush()`` and ``shutdown()`` wait for that.
+    /// takes: a thread woken on the first event after a pause, a few milliseconds at
+    /// most. ``flush()`` and ``shutdown()`` wait for that.
     ///
     /// `report` never blocks. When the intake already holds
     /// ``Configuration/intakeLimit`` (the pipeline is behind a burst), the event is
@@ -110,66 +111,24 @@ public final class AnalyticsService: Sendable {
 
     /// Puts an event in the intake; `false` only when it is full and `dropsWhenFull` is not set.
     private func take(_ event: AnalyticsEvent, at now: Date, size: Int, dropsWhenFull: Bool) -> Bool {
-        let (taken, schedule) = intake.withLock { intake -> (Bool, Bool) in
-            guard intake.isCollecting && intake.isAccepting else {
-                intake.reported += 1
-                if intake.isAccepting { intake.droppedOptOut += 1 } else { intake.droppedShutdown += 1 }
-                return (true, false)
-            }
-            guard configuration.intakeLimit.admits(events: 1, bytes: size, holding: intake.heldEvents, intake.heldBytes) else {
-                guard dropsWhenFull else { return (false, false) }
-                intake.reported += 1
-                intake.droppedOverflow += 1
-                intake.unreportedOverflow += 1
-                return (true, false)
-            }
-            intake.reported += 1
-            intake.heldEvents += 1
-            intake.heldBytes += size
-            intake.append(.event(event, now, size: size))
-            return (true, intake.scheduleForReport())
+        let admission = intake.withLock { $0.reported(event, at: now, size: size, dropsWhenFull: dropsWhenFull) }
+        switch admission {
+        case .taken(let wake):
+            if wake == .signal { pipeline.wake() }
+            return true
+        case .dropped:
+            return true
+        case .full:
+            return false
         }
-        if schedule { pipeline.schedule() }
-        return taken
     }
 
     /// Puts a call in the intake, in order with events. A call that sends a message
     /// counts as reported, is bounded by ``Configuration/intakeLimit`` like an event,
     /// and is dropped while opted out; its change of state is kept all the same.
     func take(_ call: Pipeline.Call, at now: Date) {
-        let sends = call.sendsMessage
-        let size = sends ? Self.callSize : 0
-        let schedule = intake.withLock { intake -> Bool in
-            guard intake.isAccepting else {
-                if sends {
-                    intake.reported += 1
-                    intake.droppedShutdown += 1
-                }
-                return false
-            }
-            guard sends else {
-                intake.append(.call(call, now, size: 0))
-                return intake.scheduleForReport()
-            }
-            intake.reported += 1
-            guard intake.isCollecting else {
-                intake.droppedOptOut += 1
-                intake.append(.call(call, now, size: 0))
-                return intake.scheduleForReport()
-            }
-            guard configuration.intakeLimit.admits(events: 1, bytes: size, holding: intake.heldEvents, intake.heldBytes)
-            else {
-                intake.droppedOverflow += 1
-                intake.unreportedOverflow += 1
-                intake.append(.call(call, now, size: 0))
-                return intake.scheduleForReport()
-            }
-            intake.heldEvents += 1
-            intake.heldBytes += size
-            intake.append(.call(call, now, size: size))
-            return intake.scheduleForReport()
-        }
-        if schedule { pipeline.schedule() }
+        let size = call.sendsMessage ? Self.callSize : 0
+        if intake.withLock({ $0.called(call, at: now, messageSize: size) }) == .signal { pipeline.wake() }
     }
 
     /// The estimated bytes of a call's message.
@@ -202,7 +161,7 @@ public final class AnalyticsService: Sendable {
     /// Stops taking events, delivers what was reported, and shuts every provider down.
     /// Events reported afterwards are counted as dropped (``DropReason/shutdown``).
     public func shutdown() async {
-        intake.withLock { $0.isAccepting = false }
+        intake.withLock { $0.shutDown() }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let barrier = Barrier(parties: max(lanes.count, 1)) { continuation.resume() }
             enqueueControl(.drain(barrier, shutsDown: true))
@@ -251,13 +210,7 @@ public final class AnalyticsService: Sendable {
     /// revocations all take effect, in the order they took the lock. Before the stored
     /// choice is read, the change is also kept to replay over it.
     private func changeConsent(_ change: ConsentChange) {
-        let schedule = intake.withLock { intake -> Bool in
-            change.apply(to: &intake.grantedConsent)
-            if !intake.isStarted { intake.earlyConsent.append(change) }
-            intake.append(.consent(change))
-            return intake.schedule()
-        }
-        if schedule { pipeline.schedule() }
+        if intake.withLock({ $0.consentChanged(change) }) == .signal { pipeline.wake() }
     }
 
     /// Whether the user opted out of collection; kept across launches.
@@ -267,7 +220,7 @@ public final class AnalyticsService: Sendable {
     /// what ``optOut()`` and ``optIn()`` set since; events reported meanwhile are still
     /// checked against the stored choice before anything is sent.
     public var isOptedOut: Bool {
-        intake.withLock { !$0.isCollecting }
+        intake.withLock { $0.isOptedOut }
     }
 
     /// Stops collection and deletes what is queued: events not yet taken by the
@@ -283,13 +236,7 @@ public final class AnalyticsService: Sendable {
     ///
     /// From code that cannot wait, `Task { await analytics.optOut() }`.
     public func optOut() async {
-        let epoch = intake.withLock { intake -> Int in
-            intake.isCollecting = false
-            intake.collectingChoice = false
-            intake.epoch += 1
-            intake.withholdPending()
-            return intake.epoch
-        }
+        let epoch = intake.withLock { $0.optedOut() }
         persister.write(IdentityPatch(isOptedOut: true))
         room.signal()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -301,10 +248,7 @@ public final class AnalyticsService: Sendable {
 
     /// Resumes collection after ``optOut()``; kept across launches.
     public func optIn() {
-        intake.withLock { intake in
-            intake.isCollecting = true
-            intake.collectingChoice = true
-        }
+        intake.withLock { $0.optedIn() }
         persister.write(IdentityPatch(isOptedOut: false))
     }
 
@@ -313,12 +257,11 @@ public final class AnalyticsService: Sendable {
     /// What the service counted so far. ``AnalyticsMetrics/lost`` sums every loss, per
     /// provider and reason.
     public var metrics: AnalyticsMetrics {
-        let (reported, optOut, shutdown, overflow) = intake.withLock {
-            ($0.reported, $0.droppedOptOut, $0.droppedShutdown, $0.droppedOverflow)
-        }
+        let counts = intake.withLock { $0.counts }
         var metrics = counters.withLock { $0 }
-        metrics.reported = reported
-        for (reason, count) in [(DropReason.optOut, optOut), (.shutdown, shutdown), (.overflow, overflow)] where count > 0 {
+        metrics.reported = counts.reported
+        let intakeDrops = [(DropReason.optOut, counts.droppedOptOut), (.shutdown, counts.droppedShutdown), (.overflow, counts.droppedOverflow)]
+        for (reason, count) in intakeDrops where count > 0 {
             metrics.dropped[reason, default: 0] += count
         }
         for lane in lanes {
@@ -335,12 +278,8 @@ public final class AnalyticsService: Sendable {
     // MARK: Internals
 
     /// Queues an item someone waits on (a flush, a shutdown, a read of the identity):
-    /// it runs at once, not at the dozing loop's next tick.
+    /// it cuts the loop's linger short.
     func enqueueControl(_ item: Pipeline.Item) {
-        let schedule = intake.withLock { intake -> Bool in
-            intake.append(item)
-            return intake.scheduleNow()
-        }
-        if schedule { pipeline.schedule() }
+        if intake.withLock({ $0.controlled(item) }) == .signal { pipeline.wake() }
     }
 }

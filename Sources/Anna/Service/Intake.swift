@@ -1,165 +1,305 @@
+import Foundation
+
 /// What `report` touches, behind one short lock in ``AnalyticsService``: the items
-/// waiting for the pipeline and the counts the service keeps about them.
+/// waiting for the pipeline, the counts the service keeps about them, consent and
+/// opt-out as the callers see them, and whether the pipeline's loop must be woken.
 ///
-/// Items wait in chunks of at most ``chunkSize``, oldest first: a burst that the
-/// pipeline cannot take yet (it waits for the provider lanes, see ``LanePacing``)
-/// costs one item per event, never an array's doubled capacity, and the pipeline
-/// takes the oldest chunk without moving the others.
+/// A state machine: its state is private, and each input returns what the caller
+/// does next (wake the loop, wait for room, process a chunk, park), so tests drive it
+/// through every order of inputs without threads or time.
+///
+/// The loop (``Pipeline/run()``) runs on a thread of its own that parks when there is
+/// nothing to do. Only the first item after it parked wakes it (``Wake/signal``); so
+/// do an item someone waits on while it lingers, and a lane freeing room while it
+/// waits for the lanes. After a pass that found work it lingers (``Pipeline/lingerInterval``)
+/// so that events that keep coming find it awake; then it parks, and an idle service
+/// wakes nothing, with no timer.
 struct Intake {
-    /// The most items in one chunk.
-    static let chunkSize = 4_096
+    /// The most items in one chunk the pipeline takes.
+    static let chunkSize = IntakeBuffer.chunkSize
 
-    /// Full chunks, oldest first; every item in them came before those in `items`.
-    private var chunks: [[Pipeline.Item]] = []
-    /// The chunk `report` appends to.
-    private var items: [Pipeline.Item] = []
-    /// An empty chunk with its capacity, handed back by the pipeline for reuse.
-    private var spare: [Pipeline.Item] = []
-    /// Whether the pipeline's loop runs or dozes: `report` then leaves the event for it.
-    var isScheduled = false
-    /// How the loop waits between looks at the intake, when it is scheduled and waits.
-    var pause = Pause.none
-    /// The current tick; a timer armed for an earlier one finds it changed and does nothing.
-    var tick = 0
-    /// Whether the pipeline waits for a lane to free room, with items left here.
-    var waitsForLanes = false
-    var isCollecting = true
-    var isAccepting = true
-    var epoch = 0
-    var reported = 0
-    var droppedOptOut = 0
-    var droppedShutdown = 0
-    var droppedOverflow = 0
-    /// Overflow drops not yet given to the error handler; the pipeline reports them.
-    var unreportedOverflow = 0
-    /// Events reported and not yet handed to the lanes (in `items` or in the
-    /// pipeline), and their estimated bytes: what ``AnalyticsService/Configuration/intakeLimit`` bounds.
-    var heldEvents = 0
-    var heldBytes = 0
-    var grantedConsent: Set<ConsentCategory>
+    /// What the pipeline's loop does, as far as the intake knows.
+    enum Loop: Equatable {
+        /// It reads the stored identity before its first look; items wait.
+        case launching
+        /// It looks at the intake or processes what it took; nothing wakes it.
+        case running
+        /// It waits ``Pipeline/lingerInterval`` after a pass that found work; only an
+        /// item someone waits on wakes it early.
+        case lingering
+        /// It waits for a lane to free room (``LanePacing``) or for the lanes' patience.
+        case waitingForLanes
+        /// It waits for the next item, with no timer.
+        case parked
+    }
+
+    /// Whether the caller of an input wakes the loop's thread.
+    enum Wake: Equatable {
+        case none, signal
+    }
+
+    /// What became of a message (an event, or a call that sends one).
+    enum Admission: Equatable {
+        /// In the intake; the caller wakes the loop when it says so.
+        case taken(Wake)
+        /// Counted as reported and dropped, for this reason.
+        case dropped(DropReason)
+        /// Not taken, not counted: the intake is full and the caller waits for room.
+        case full
+    }
+
+    /// What the loop does after a look at the intake.
+    enum Next {
+        /// Processes these items, taken in this opt-out epoch.
+        case process([Pipeline.Item], epoch: Int)
+        /// Waits ``Pipeline/lingerInterval``, or less when woken.
+        case linger
+        /// Waits for a lane to free room, at most the lanes' patience.
+        case waitForLanes
+        /// Waits until woken.
+        case park
+        /// Ends: the service is gone and every item was processed.
+        case exit
+    }
+
+    /// The counts of what callers reported and what the intake dropped.
+    struct Counts: Equatable {
+        var reported = 0
+        var droppedOptOut = 0
+        var droppedShutdown = 0
+        var droppedOverflow = 0
+    }
+
+    private var buffer = IntakeBuffer()
+    private let limit: MemoryLimit
+    private(set) var loop = Loop.launching
+    /// Whether the last look took items: the next empty look lingers instead of parking.
+    private var tookWork = false
+    private(set) var counts = Counts()
+    /// Overflow drops not yet given to the error handler; the loop reports them.
+    private var unreportedOverflow = 0
+    /// Events (and calls that send a message) reported and not yet handed to the
+    /// lanes, here or in the pipeline, and their estimated bytes: what `limit` bounds.
+    private(set) var heldEvents = 0
+    private(set) var heldBytes = 0
+    private var isCollecting = true
+    private var isAccepting = true
+    /// Whether the service is gone: the loop ends once it processed what is left.
+    private var isClosed = false
+    /// The opt-out epoch: a lane drops batches taken before the last opt-out.
+    private(set) var epoch = 0
+    /// The consent granted, as callers see it.
+    private(set) var grantedConsent: Set<ConsentCategory>
     /// Whether the stored identity was read.
-    var isStarted = false
+    private var isStarted = false
     /// Consent changes made before that, to replay over the stored choice.
-    var earlyConsent: [ConsentChange] = []
+    private var earlyConsent: [ConsentChange] = []
     /// The app's own opt-out (`false`) or opt-in (`true`), which wins over the stored one.
-    var collectingChoice: Bool?
+    private var collectingChoice: Bool?
 
-    init(grantedConsent: Set<ConsentCategory>) {
+    init(grantedConsent: Set<ConsentCategory>, limit: MemoryLimit) {
         self.grantedConsent = grantedConsent
-        items.reserveCapacity(Self.chunkSize)
-        spare.reserveCapacity(Self.chunkSize)
+        self.limit = limit
     }
 
-    /// Whether no item waits.
-    var isEmpty: Bool { chunks.isEmpty && items.isEmpty }
+    /// Whether the user opted out, as callers see it.
+    var isOptedOut: Bool { !isCollecting }
 
-    /// Appends an item, starting a new chunk when the current one is full.
-    mutating func append(_ item: Pipeline.Item) {
-        items.append(item)
-        guard items.count >= Self.chunkSize else { return }
-        var full = spare
-        spare = []
-        swap(&full, &items)
-        chunks.append(full)
-        if items.capacity < Self.chunkSize { items.reserveCapacity(Self.chunkSize) }
+    /// How many items wait, for tests.
+    var waitingItems: Int { buffer.count }
+
+    // MARK: Inputs from the callers
+
+    /// An event was reported.
+    /// - Parameter dropsWhenFull: `false` for ``AnalyticsService/reportWaitingForRoom(_:)``,
+    ///   which waits rather than drop when the intake is full.
+    mutating func reported(_ event: AnalyticsEvent, at time: Date, size: Int, dropsWhenFull: Bool = true) -> Admission {
+        let admission = admit(size: size, dropsWhenFull: dropsWhenFull)
+        if case .taken = admission { buffer.append(.event(event, time, size: size)) }
+        return admission
     }
 
-    /// Puts items before every waiting one (the events of the launch).
-    mutating func prepend(_ first: [Pipeline.Item]) {
-        chunks.insert(first, at: 0)
+    /// A call other than `report` was made. One that sends a message is admitted as an
+    /// event is; its change of state is kept even when its message is dropped (opted
+    /// out, intake full), and only a shutdown drops it whole.
+    mutating func called(_ call: Pipeline.Call, at time: Date, messageSize: Int) -> Wake {
+        guard call.sendsMessage else {
+            guard isAccepting else { return .none }
+            buffer.append(.call(call, time, size: 0))
+            return wake(urgently: false)
+        }
+        switch admit(size: messageSize, dropsWhenFull: true) {
+        case .taken(let wake):
+            buffer.append(.call(call, time, size: messageSize))
+            return wake
+        case .dropped(.shutdown), .full:
+            return .none
+        case .dropped:
+            buffer.append(.call(call, time, size: 0))
+            return wake(urgently: false)
+        }
     }
 
-    /// Takes the oldest chunk out; empty when no item waits.
-    mutating func takeChunk() -> [Pipeline.Item] {
-        if !chunks.isEmpty { return chunks.removeFirst() }
-        var taken = spare
-        spare = []
-        swap(&taken, &items)
-        return taken
+    /// Consent changed: applied at once for callers, and queued for the pipeline.
+    mutating func consentChanged(_ change: ConsentChange) -> Wake {
+        change.apply(to: &grantedConsent)
+        if !isStarted { earlyConsent.append(change) }
+        buffer.append(.consent(change))
+        return wake(urgently: false)
     }
 
-    /// Keeps an emptied chunk (emptied outside the lock) for reuse, when it is no larger than a chunk.
-    mutating func recycle(_ used: inout [Pipeline.Item]) {
-        guard used.isEmpty, used.capacity <= 2 * Self.chunkSize, spare.capacity < Self.chunkSize else { return }
-        swap(&spare, &used)
+    /// An item someone waits on (a flush, a shutdown, a read of the identity): it cuts
+    /// a linger short.
+    mutating func controlled(_ item: Pipeline.Item) -> Wake {
+        buffer.append(item)
+        return wake(urgently: true)
     }
 
-    /// Drops the events and messages waiting in the intake, for an opt-out; calls
-    /// stay, to change the state, but send nothing.
-    mutating func withholdPending() {
-        var withheld = (events: 0, bytes: 0)
-        for index in chunks.indices { Self.withhold(&chunks[index], counting: &withheld) }
-        chunks.removeAll { $0.isEmpty }
-        Self.withhold(&items, counting: &withheld)
+    /// The user opted out: what waits here is withheld, and lanes drop what they took before.
+    /// - Returns: The new opt-out epoch.
+    mutating func optedOut() -> Int {
+        isCollecting = false
+        collectingChoice = false
+        epoch += 1
+        withholdMessages()
+        return epoch
+    }
+
+    /// The user opted back in.
+    mutating func optedIn() {
+        isCollecting = true
+        collectingChoice = true
+    }
+
+    /// The service shuts down: messages reported from now on are dropped.
+    mutating func shutDown() {
+        isAccepting = false
+    }
+
+    /// The service is gone: the loop processes what is left, then ends.
+    mutating func closed() -> Wake {
+        isClosed = true
+        return wake(urgently: true)
+    }
+
+    // MARK: Inputs from the loop
+
+    /// The loop read the stored identity: consent changes made meanwhile replay over the
+    /// stored choice, an opt-out or opt-in made meanwhile wins over the stored one, a
+    /// stored opt-out withholds what was reported, and the launch's events go first.
+    mutating func launched(grantedConsent launchConsent: Set<ConsentCategory>, storedOptOut: Bool, events: [AnalyticsEvent], at time: Date) {
+        var granted = launchConsent
+        for change in earlyConsent { change.apply(to: &granted) }
+        grantedConsent = granted
+        earlyConsent = []
+        isStarted = true
+        loop = .running
+        if collectingChoice == nil && storedOptOut {
+            isCollecting = false
+            withholdMessages()
+        }
+        // Inserted first even when the service shut down meanwhile: the launch came before it.
+        guard isCollecting && !events.isEmpty else { return }
+        let items = events.map { Pipeline.Item.event($0, time, size: $0.approximateByteCount) }
+        for case .event(_, _, let size) in items { hold(size: size) }
+        buffer.prepend(items)
+    }
+
+    /// The loop looks for work.
+    /// - Parameter pacing: Whether every lane is full of work and progressing (``LanePacing``).
+    mutating func looked(pacing: Bool) -> Next {
+        guard !buffer.isEmpty else {
+            if isClosed { return .exit }
+            if tookWork {
+                tookWork = false
+                loop = .lingering
+                return .linger
+            }
+            loop = .parked
+            return .park
+        }
+        if pacing {
+            loop = .waitingForLanes
+            return .waitForLanes
+        }
+        loop = .running
+        tookWork = true
+        return .process(buffer.takeChunk(), epoch: epoch)
+    }
+
+    /// The loop handed what it took to the lanes: `events` and `bytes` no longer count
+    /// against the limit; `used` is the emptied chunk, kept for reuse.
+    mutating func processed(events: Int, bytes: Int, used: inout [Pipeline.Item]) {
+        heldEvents -= events
+        heldBytes -= bytes
+        buffer.recycle(&used)
+    }
+
+    /// Overflow drops not yet given to the error handler; none from now on.
+    mutating func takeUnreportedOverflow() -> Int {
+        defer { unreportedOverflow = 0 }
+        return unreportedOverflow
+    }
+
+    /// A lane freed room, or the loop found the lanes no longer pacing: a loop waiting
+    /// for them goes on.
+    mutating func lanesFreedRoom() -> Wake {
+        guard loop == .waitingForLanes else { return .none }
+        loop = .running
+        return .signal
+    }
+
+    // MARK: Steps
+
+    /// Admission of a message of `size` bytes, counted in one place.
+    private mutating func admit(size: Int, dropsWhenFull: Bool) -> Admission {
+        guard isAccepting else { return drop(.shutdown) }
+        guard isCollecting else { return drop(.optOut) }
+        guard limit.admits(events: 1, bytes: size, holding: heldEvents, heldBytes) else {
+            guard dropsWhenFull else { return .full }
+            unreportedOverflow += 1
+            return drop(.overflow)
+        }
+        hold(size: size)
+        return .taken(wake(urgently: false))
+    }
+
+    private mutating func hold(size: Int) {
+        counts.reported += 1
+        heldEvents += 1
+        heldBytes += size
+    }
+
+    private mutating func drop(_ reason: DropReason) -> Admission {
+        counts.reported += 1
+        switch reason {
+        case .shutdown: counts.droppedShutdown += 1
+        case .overflow: counts.droppedOverflow += 1
+        default: counts.droppedOptOut += 1
+        }
+        return .dropped(reason)
+    }
+
+    private mutating func withholdMessages() {
+        let withheld = buffer.withholdMessages()
         heldEvents -= withheld.events
         heldBytes -= withheld.bytes
-        droppedOptOut += withheld.events
+        counts.droppedOptOut += withheld.events
     }
 
-    private static func withhold(_ items: inout [Pipeline.Item], counting withheld: inout (events: Int, bytes: Int)) {
-        for index in items.indices {
-            switch items[index] {
-            case .event(_, _, let size):
-                withheld.events += 1
-                withheld.bytes += size
-                items[index] = .moved
-            case .call(let call, let time, let size) where size > 0:
-                withheld.events += 1
-                withheld.bytes += size
-                items[index] = .call(call, time, size: 0)
-            default:
-                break
-            }
+    /// Whether a new item wakes the loop: a parked one always; a lingering one only for
+    /// an item someone waits on, as it looks again within ``Pipeline/lingerInterval``
+    /// and then takes everything that came meanwhile in one chunk.
+    private mutating func wake(urgently: Bool) -> Wake {
+        switch loop {
+        case .parked:
+            loop = .running
+            return .signal
+        case .lingering where urgently:
+            loop = .running
+            return .signal
+        case .launching, .running, .lingering, .waitingForLanes:
+            return .none
         }
-        items.removeAll { if case .moved = $0 { return true } else { return false } }
-    }
-
-    /// Marks the pipeline scheduled; `true` when the caller must start it.
-    mutating func schedule() -> Bool {
-        if isScheduled { return false }
-        isScheduled = true
-        return true
-    }
-
-    /// ``schedule()``, and also `true` when the loop waits for its next look (which
-    /// is cancelled): for items someone waits on, which should not wait for it.
-    mutating func scheduleNow() -> Bool {
-        if schedule() { return true }
-        guard pause != .none else { return false }
-        cancelPause()
-        return true
-    }
-
-    /// What `report` and the other calls use: ``schedule()``, and also `true` (the tick
-    /// cancelled) when the loop dozes while ``wakeBacklog`` items or more wait, so that
-    /// a burst does not wait for the next tick: one wake then serves that many events.
-    /// Never while the loop lingers (``Pause/lingering``): it looks again within 2 ms
-    /// and then takes everything that came meanwhile in one chunk, which a wake per
-    /// ``wakeBacklog`` events would cut into many small ones.
-    mutating func scheduleForReport() -> Bool {
-        if schedule() { return true }
-        guard pause == .dozing && heldEvents >= Self.wakeBacklog else { return false }
-        cancelPause()
-        return true
-    }
-
-    private mutating func cancelPause() {
-        pause = .none
-        tick += 1
-    }
-
-    /// Events waiting that wake a dozing loop.
-    static let wakeBacklog = 256
-
-    /// How the scheduled loop waits (``Pipeline/drain(tick:)``).
-    enum Pause {
-        /// It runs, or waits for a lane (``LanePacing``).
-        case none
-        /// It looks again soon after a pass that found work; nothing wakes it early
-        /// but an item someone waits on.
-        case lingering
-        /// It looks again at its next slow tick; a backlog or an item someone waits on
-        /// wakes it early.
-        case dozing
     }
 }

@@ -57,39 +57,43 @@ extension Pipeline {
                 sessionTimeout: sessionTimeout),
             now: now)
         let identity = launch.identity
-        anonymousID = identity.anonymousID
-        userID = identity.userID
-        for (name, value) in identity.traits {
-            traits.set(name, value, metadata: PropertyMetadata(isPII: identity.piiTraits.contains(name)), persisted: true)
-        }
-        for (name, value) in identity.globals {
-            globals.set(name, value, metadata: PropertyMetadata(isPII: identity.piiGlobals.contains(name)), persisted: true)
-        }
-        granted = launch.grantedConsent
-        if let session = launch.continuedSession {
-            sessionID = session.id
-            lastEventTime = session.lastActivity
-            sessionWritten = session.lastActivity
-        }
+        state.withValue { state in apply(identity, of: launch, to: &state) }
         if let patch = launch.appPatch { persister.write(patch) }
         return Launch(identity: identity, grantedConsent: launch.grantedConsent, events: launch.events)
     }
 
+    private func apply(_ identity: StoredIdentity, of launch: IdentityLaunch, to state: inout State) {
+        state.anonymousID = identity.anonymousID
+        state.userID = identity.userID
+        for (name, value) in identity.traits {
+            state.traits.set(name, value, metadata: PropertyMetadata(isPII: identity.piiTraits.contains(name)), persisted: true)
+        }
+        for (name, value) in identity.globals {
+            state.globals.set(name, value, metadata: PropertyMetadata(isPII: identity.piiGlobals.contains(name)), persisted: true)
+        }
+        state.granted = launch.grantedConsent
+        if let session = launch.continuedSession {
+            state.sessionID = session.id
+            state.lastEventTime = session.lastActivity
+            state.sessionWritten = session.lastActivity
+        }
+    }
+
     /// Applies a call to the state; returns the message it sends, if any.
-    func perform(_ call: Call, at time: Date, sends: Bool) -> (event: AnalyticsEvent, envelope: EnvelopeKind)? {
+    func perform(_ call: Call, at time: Date, sends: Bool, state: inout State) -> (event: AnalyticsEvent, envelope: EnvelopeKind)? {
         switch call {
         case .identify(let newUserID, let newTraits):
-            if case .some(let id) = newUserID, id != userID {
-                if userID != nil { traits = GlobalProperties() }  // another user: the old one's traits go
-                userID = id
-                persister.write(IdentityPatch(userID: .some(id), traits: traits.persisted))
+            if case .some(let id) = newUserID, id != state.userID {
+                if state.userID != nil { state.traits = GlobalProperties() }  // another user: the old one's traits go
+                state.userID = id
+                persister.write(IdentityPatch(userID: .some(id), traits: state.traits.persisted))
             }
             for trait in newTraits {
-                traits.set(trait.name, trait.value, metadata: trait.metadata, persisted: true)
+                state.traits.set(trait.name, trait.value, metadata: trait.metadata, persisted: true)
             }
-            if !newTraits.isEmpty { persister.write(IdentityPatch(traits: traits.persisted)) }
+            if !newTraits.isEmpty { persister.write(IdentityPatch(traits: state.traits.persisted)) }
             guard sends else { return nil }
-            var event = traits.event()
+            var event = state.traits.event()
             for trait in newTraits {
                 event.metadata.constraints.merge(trait.metadata.constraints(named: trait.name)) { _, new in new }
             }
@@ -106,19 +110,19 @@ extension Pipeline {
             event.metadata.constraints = properties.constraints
             return (event, EnvelopeKind(kind: .group, groupID: groupID))
         case .alias(let newUserID):
-            let previous = userID ?? anonymousID
-            userID = newUserID
+            let previous = state.userID ?? state.anonymousID
+            state.userID = newUserID
             persister.write(IdentityPatch(userID: .some(newUserID)))
             guard sends else { return nil }
             return (AnalyticsEvent(name: ""), EnvelopeKind(kind: .alias, userID: newUserID, previousID: previous))
         case .reset:
-            anonymousID = UUID().uuidString.lowercased()
-            userID = nil
-            traits = GlobalProperties()
-            sessionID = 0
-            lastEventTime = .distantPast
+            state.anonymousID = UUID().uuidString.lowercased()
+            state.userID = nil
+            state.traits = GlobalProperties()
+            state.sessionID = 0
+            state.lastEventTime = .distantPast
             persister.write(IdentityPatch(
-                anonymousID: anonymousID, userID: .some(nil), traits: ([:], []), session: (0, nil)))
+                anonymousID: state.anonymousID, userID: .some(nil), traits: ([:], []), session: (0, nil)))
             return nil
         case .setGlobal(let global):
             let constraints = global.metadata.constraints(named: global.name)
@@ -130,30 +134,36 @@ extension Pipeline {
                 let found = checker.violations(of: probe)
                 if !found.isEmpty && !apply(configuration.violationPolicy, to: found) { return nil }
             }
-            let wasPersisted = globals.isPersisted(global.name)
-            globals.set(global.name, global.value, metadata: global.metadata, persisted: global.isPersisted)
-            if global.isPersisted || wasPersisted { persister.write(IdentityPatch(globals: globals.persisted)) }
+            let wasPersisted = state.globals.isPersisted(global.name)
+            state.globals.set(global.name, global.value, metadata: global.metadata, persisted: global.isPersisted)
+            if global.isPersisted || wasPersisted { persister.write(IdentityPatch(globals: state.globals.persisted)) }
             return nil
         case .removeGlobal(let name):
-            let wasPersisted = globals.isPersisted(name)
-            globals.remove(name)
-            if wasPersisted { persister.write(IdentityPatch(globals: globals.persisted)) }
+            let wasPersisted = state.globals.isPersisted(name)
+            state.globals.remove(name)
+            if wasPersisted { persister.write(IdentityPatch(globals: state.globals.persisted)) }
             return nil
         }
     }
 
+}
+
+extension Pipeline.State {
     /// The identity now.
-    var currentIdentity: AnalyticsIdentity {
+    var identity: AnalyticsIdentity {
         AnalyticsIdentity(
             anonymousID: anonymousID, userID: userID, traits: traits.values, sessionID: sessionID,
             globals: globals.values, grantedConsent: granted)
     }
 
+}
+
+extension Pipeline {
     /// Writes the session's last activity, when there is a session.
-    func writeSession(force: Bool) {
-        guard sessionID != 0, force || lastEventTime.timeIntervalSince(sessionWritten) >= Self.sessionWriteInterval
+    func writeSession(force: Bool, state: inout State) {
+        guard state.sessionID != 0, force || state.lastEventTime.timeIntervalSince(state.sessionWritten) >= Self.sessionWriteInterval
         else { return }
-        sessionWritten = lastEventTime
-        persister.write(IdentityPatch(session: (sessionID, lastEventTime)))
+        state.sessionWritten = state.lastEventTime
+        persister.write(IdentityPatch(session: (state.sessionID, state.lastEventTime)))
     }
 }

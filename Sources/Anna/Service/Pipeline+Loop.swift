@@ -1,135 +1,114 @@
 import Dispatch
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
-/// The pipeline's loop: it starts when `report` finds it idle, takes the intake a
-/// chunk at a time, dozes on a timer before it goes idle, and paces itself on the lanes.
-/// Everything here runs on `queue`.
+/// The pipeline's loop: a thread of its own that takes the intake a chunk at a time,
+/// lingers briefly after work, paces itself on the lanes, and parks with no timer when
+/// there is nothing to do. The ``Intake`` decides every step; this does the waiting.
 extension Pipeline {
-    /// The first work of `queue`: reads the stored identity and applies it under what
-    /// the app did meanwhile: consent changes replay over the stored choice, an opt-out
-    /// or opt-in made before wins over the stored one, and a stored opt-out withholds
-    /// what was reported.
-    func launch() {
-        assertOnQueue()
-        let launch = start(now: Date())
-        let stored = launch.identity
-        let wake = intake.withLock { intake -> Bool in
-            var granted = launch.grantedConsent
-            for change in intake.earlyConsent { change.apply(to: &granted) }
-            intake.grantedConsent = granted
-            intake.earlyConsent = []
-            intake.isStarted = true
-            if intake.collectingChoice == nil && stored.isOptedOut {
-                intake.isCollecting = false
-                intake.withholdPending()
-            }
-            // Inserted first even when `shutdown()` was called meanwhile: the launch came before it.
-            guard intake.isCollecting && !launch.events.isEmpty else { return false }
-            let now = Date()
-            let items = launch.events.map { Item.event($0, now, size: $0.approximateByteCount) }
-            intake.prepend(items)
-            intake.reported += items.count
-            intake.heldEvents += items.count
-            intake.heldBytes += launch.events.reduce(0) { $0 + $1.approximateByteCount }
-            return intake.schedule()
+    /// Starts the loop's thread. It keeps the pipeline until the service is gone
+    /// (``close()``) and what it reported is processed.
+    func startLoop() {
+        let thread = Thread { [self] in
+            Self.yieldOnWake()
+            run()
         }
-        if wake { schedule() }
+        thread.name = "anna.pipeline"
+        // Below the app's threads: waking the loop never takes the reporting thread's core.
+        thread.qualityOfService = .utility
+        thread.start()
     }
 
-    /// Starts the loop; called by whoever found it idle (`Intake.schedule()` said so).
-    func schedule() {
-        queue.async { [self] in drain(tick: nil) }
+    /// The service is gone: the loop processes what is left, then ends.
+    func close() {
+        if intake.withLock({ $0.closed() }) == .signal { wake() }
     }
 
-    /// A lane or the intake freed room: wakes the loop if it waits for a lane.
-    func lanesFreedRoom() {
-        let wake = intake.withLock { intake -> Bool in
-            guard intake.waitsForLanes else { return false }
-            intake.waitsForLanes = false
-            return true
-        }
-        if wake { schedule() }
+    /// Wakes the loop's thread; what an input of the ``Intake`` returned ``Intake/Wake/signal`` for.
+    func wake() {
+        wakeSignal.signal()
     }
 
-    /// Processes what was reported, a chunk at a time, until the intake is empty,
-    /// then dozes: it looks at the intake again ``lingerInterval`` (2 ms) after a pass
-    /// that found work, so events that keep coming find it awake and go on at once,
-    /// and every ``tickInterval`` (40 ms) after one that found none, until
-    /// ``dozeLimit`` (1 s) has passed without work; only then does it go idle. While it
-    /// dozes, `report` finds it scheduled and returns without waking a thread, which
-    /// at an app's usual rates (a few events a second) is what `report` would
-    /// otherwise cost most; an event then waits at most one tick, inside the durable
-    /// delivery window. Items someone waits on (a flush, a read) cancel the wait and
-    /// run at once (`Intake.scheduleNow()`); a backlog of `Intake.wakeBacklog` events
-    /// cancels a slow tick, never the 2 ms linger, which then takes a burst in one
-    /// chunk rather than in many small ones. An idle service wakes nothing. While a
-    /// lane is full of work (``LanePacing``) the loop leaves the rest in the intake,
-    /// where an event costs least, and goes on when a lane frees room.
-    /// - Parameter tick: The tick a timer ran it for; `nil` when it was woken.
-    func drain(tick: Int?) {
-        assertOnQueue()
-        var passes = 0
-        var didWork = false
+    /// The loop: every step runs on `queue` (which owns the pipeline's state), entered
+    /// from this thread, which waits between steps as the intake said.
+    private func run() {
+        queue.sync { launch() }
+        var wait = Intake.Next.linger
         while true {
-            let now = DispatchTime.now().uptimeNanoseconds
-            let pacing = lanesArePacing()
-            let idleFor = now >= lastWorkAt ? now - lastWorkAt : 0
-            let (items, epoch, overflow, next) = intake.withLock { intake -> ([Item], Int, Int, Next) in
-                // A timer for a tick that was cancelled or replaced does nothing.
-                if let tick, passes == 0, !(intake.pause != .none && intake.tick == tick) { return ([], 0, 0, .stop) }
-                intake.pause = .none
-                let overflow = intake.unreportedOverflow
-                intake.unreportedOverflow = 0
-                guard !intake.isEmpty else {
-                    if idleFor >= Self.dozeLimit {
-                        intake.isScheduled = false
-                        return ([], intake.epoch, overflow, .stop)
-                    }
-                    // Soon after work, as events that keep coming find the loop awake; then slower.
-                    intake.pause = didWork ? .lingering : .dozing
-                    intake.tick += 1
-                    return ([], intake.epoch, overflow, .doze(intake.tick, intake.pause))
-                }
-                if pacing {
-                    intake.waitsForLanes = true
-                    return ([], intake.epoch, overflow, .waitForLanes)
-                }
-                return (intake.takeChunk(), intake.epoch, overflow, .process)
-            }
-            if overflow > 0 { configuration.errorHandler?(.intakeOverflow(events: overflow)) }
-            switch next {
-            case .stop:
-                return
-            case .doze(let tick, let pause):
-                let interval = pause == .lingering ? Self.lingerInterval : Self.tickInterval
-                // Weakly: a service that goes away stops dozing with it.
-                queue.asyncAfter(deadline: .now() + interval) { [weak self] in self?.drain(tick: tick) }
-                return
+            switch wait {
+            case .park:
+                wakeSignal.wait()
+            case .linger:
+                _ = wakeSignal.wait(timeout: .now() + Self.lingerInterval)
             case .waitForLanes:
-                if waitForLanes() { passes += 1; continue }
+                _ = wakeSignal.wait(timeout: .now() + .nanoseconds(Int(clamping: configuration.lanePatience)))
+            case .exit:
                 return
             case .process:
                 break
             }
-            passes += 1
-            didWork = true
-            lastWorkAt = now
-            var used = items
-            // The events are in the lanes now, which count them: the intake has room again.
-            let (events, bytes) = process(&used, epoch: epoch)
-            used.removeAll(keepingCapacity: true)
-            intake.withLock { intake in
-                intake.heldEvents -= events
-                intake.heldBytes -= bytes
-                intake.recycle(&used)
-            }
-            room.signal()
+            wait = queue.sync { drain() }
         }
     }
 
-    /// What the loop does after a look at the intake.
-    private enum Next {
-        case process, waitForLanes, doze(Int, Intake.Pause), stop
+    /// On Linux a woken thread takes the core of the thread that woke it, which then
+    /// waits for it: the loop's thread is a batch thread, which runs as soon as a core is
+    /// free but never preempts one on waking (Apple's schedulers do that for `.utility`).
+    private static func yieldOnWake() {
+        #if os(Linux) || os(Android)
+        var parameters = sched_param()
+        // SCHED_BATCH, which Glibc declares only for _GNU_SOURCE.
+        _ = sched_setscheduler(0, 3, &parameters)
+        #endif
+    }
+
+    /// The first work of the loop: reads the stored identity and gives the intake what
+    /// it needs to apply it under what the app did meanwhile (``Intake/launched(grantedConsent:storedOptOut:events:at:)``).
+    private func launch() {
+        let launch = start(now: Date())
+        intake.withLock {
+            $0.launched(
+                grantedConsent: launch.grantedConsent, storedOptOut: launch.identity.isOptedOut,
+                events: launch.events, at: Date())
+        }
+    }
+
+    /// A lane or the intake freed room: wakes the loop if it waits for a lane.
+    func lanesFreedRoom() {
+        if intake.withLock({ $0.lanesFreedRoom() }) == .signal { wake() }
+    }
+
+    /// Processes what was reported, a chunk at a time, until the intake says to wait.
+    /// While a lane is full of work (``LanePacing``) the loop leaves the rest in the
+    /// intake, where an event costs least, and goes on when a lane frees room.
+    /// - Returns: How the loop waits before its next look.
+    private func drain() -> Intake.Next {
+        while true {
+            let pacing = lanesArePacing()
+            let (next, overflow) = intake.withLock { ($0.looked(pacing: pacing), $0.takeUnreportedOverflow()) }
+            if overflow > 0 { configuration.errorHandler?(.intakeOverflow(events: overflow)) }
+            switch next {
+            case .process(var used, let epoch):
+                let (events, bytes) = process(&used, epoch: epoch)
+                used.removeAll(keepingCapacity: true)
+                // The events are in the lanes now, which count them: the intake has room again.
+                intake.withLock { $0.processed(events: events, bytes: bytes, used: &used) }
+                room.signal()
+            case .waitForLanes:
+                // A lane may have freed room before the intake knew the loop waits for it.
+                guard lanesArePacing() else {
+                    _ = intake.withLock { $0.lanesFreedRoom() }
+                    continue
+                }
+                return next
+            case .linger, .park, .exit:
+                return next
+            }
+        }
     }
 
     /// Whether the lanes hold the pipeline back: every one of them is full of work
@@ -139,25 +118,5 @@ extension Pipeline {
         let now = DispatchTime.now().uptimeNanoseconds
         let patience = configuration.lanePatience
         return lanes.allSatisfy { $0.isPacing(now: now, patience: patience) }
-    }
-
-    /// Called after the loop left items in the intake for a lane: `true` when the
-    /// lanes freed room meanwhile, so it goes on at once. Otherwise a lane's signal
-    /// (``lanesFreedRoom()``) wakes it, or, when no lane progresses, the patience
-    /// timer, after which the stalled lane no longer paces.
-    private func waitForLanes() -> Bool {
-        if !lanesArePacing() {
-            intake.withLock { $0.waitsForLanes = false }
-            return true
-        }
-        guard !isPacingTimerArmed else { return false }
-        isPacingTimerArmed = true
-        let patience = DispatchTimeInterval.nanoseconds(Int(clamping: configuration.lanePatience))
-        queue.asyncAfter(deadline: .now() + patience) { [self] in
-            isPacingTimerArmed = false
-            intake.withLock { $0.waitsForLanes = false }
-            drain(tick: nil)
-        }
-        return false
     }
 }

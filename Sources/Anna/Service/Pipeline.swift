@@ -4,10 +4,9 @@ import Logging
 
 /// The service's serial pipeline: consent, constraints, stages, enrichment, and
 /// the hand-off to the provider lanes, and the loop that takes what `report` puts in
-/// its intake (``Pipeline/drain(tick:)``). All of its other state lives on `queue`.
-// @unchecked: the `var`s below are touched only on `queue` (checked once per pass in
-// debug builds, `assertOnQueue()`); `intake` is behind its lock.
-final class Pipeline: @unchecked Sendable {
+/// its intake (``Pipeline/startLoop()``). Its state is `queue`'s (``State``, behind
+/// ``QueueBound``, which checks the queue in the storage); `intake` is behind its lock.
+final class Pipeline: Sendable {
     enum Item: Sendable {
         /// An event, when it was reported, and its estimated bytes.
         case event(AnalyticsEvent, Date, size: Int)
@@ -24,12 +23,11 @@ final class Pipeline: @unchecked Sendable {
     }
 
     let queue = DispatchQueue(label: "anna.pipeline", qos: .utility)
-    /// How soon the loop looks at the intake again after a pass that found work.
+    /// How long the loop waits for more work after a pass that found some, before it
+    /// parks: events that keep coming find it awake and wake no thread.
     static let lingerInterval: DispatchTimeInterval = .milliseconds(2)
-    /// How often the loop looks at the intake while it dozes (``Pipeline/drain(tick:)``).
-    static let tickInterval: DispatchTimeInterval = .milliseconds(40)
-    /// How long the loop dozes without finding work before it goes idle, in nanoseconds.
-    static let dozeLimit: UInt64 = 1_000_000_000
+    /// Wakes the loop's thread (``Pipeline/startLoop()``) when the intake says so.
+    let wakeSignal = DispatchSemaphore(value: 0)
     let lanes: [ProviderLane]
     private let counters: LockedState<AnalyticsMetrics>
     /// What `report` appends to, under its lock; emptied by the loop on `queue`.
@@ -42,30 +40,29 @@ final class Pipeline: @unchecked Sendable {
     let sessionTimeout: TimeInterval
     let persister: IdentityPersister
 
-    // State owned by `queue`. Only the pipeline's queue touches it, one item at a time,
-    // so accesses never overlap: dynamic exclusivity checks, which the extension in
-    // another file would otherwise force on every access per event, are turned off.
-    @exclusivity(unchecked) var granted: Set<ConsentCategory>
-    @exclusivity(unchecked) private var lastCategory: ConsentCategory?
-    @exclusivity(unchecked) private var lastCategoryGranted = false
-    @exclusivity(unchecked) var anonymousID: String
-    @exclusivity(unchecked) var userID: String?
-    @exclusivity(unchecked) var traits = GlobalProperties()
-    @exclusivity(unchecked) var globals = GlobalProperties()
-    @exclusivity(unchecked) var sessionID: Int64 = 0
-    /// The origin the last envelopes shared; replaced when the session or an identifier changes.
-    @exclusivity(unchecked) private var lastOrigin: EnvelopeOrigin?
-    @exclusivity(unchecked) var lastEventTime: Date = .distantPast
-    /// When the session was last written to the store; written at most every few seconds.
-    @exclusivity(unchecked) var sessionWritten: Date = .distantPast
-    @exclusivity(unchecked) private var ids = MessageIDGenerator()
-    @exclusivity(unchecked) private var checker = ConstraintChecker()
-    /// Estimated bytes of the envelopes `process` has gathered and not yet handed off.
-    @exclusivity(unchecked) private var outgoingBytes = 0
-    /// Whether the loop set a timer to look at the lanes again (``LanePacing``).
-    @exclusivity(unchecked) var isPacingTimerArmed = false
-    /// When the loop last found work (uptime nanoseconds): it dozes until ``dozeLimit`` after.
-    @exclusivity(unchecked) var lastWorkAt: UInt64 = 0
+    /// What `queue` owns: a pass takes it once (`state.withValue`), which checks the
+    /// queue in debug builds, and then touches it per event with no further check.
+    struct State {
+        var granted: Set<ConsentCategory>
+        var lastCategory: ConsentCategory?
+        var lastCategoryGranted = false
+        var anonymousID: String
+        var userID: String?
+        var traits = GlobalProperties()
+        var globals = GlobalProperties()
+        var sessionID: Int64 = 0
+        /// The origin the last envelopes shared; replaced when the session or an identifier changes.
+        var lastOrigin: EnvelopeOrigin?
+        var lastEventTime: Date = .distantPast
+        /// When the session was last written to the store; written at most every few seconds.
+        var sessionWritten: Date = .distantPast
+        var ids = MessageIDGenerator()
+        var checker = ConstraintChecker()
+        /// Estimated bytes of the envelopes `process` has gathered and not yet handed off.
+        var outgoingBytes = 0
+    }
+
+    let state: QueueBound<State>
 
     init(
         configuration: AnalyticsService.Configuration, lanes: [ProviderLane], counters: LockedState<AnalyticsMetrics>,
@@ -75,11 +72,11 @@ final class Pipeline: @unchecked Sendable {
         self.room = room
         self.configuration = configuration
         self.persister = persister
-        self.anonymousID = configuration.anonymousID ?? ""
+        self.state = QueueBound(
+            State(granted: configuration.grantedConsent, anonymousID: configuration.anonymousID ?? ""), on: queue)
 
         self.lanes = lanes
         self.counters = counters
-        self.granted = configuration.grantedConsent
         self.beforeStages = configuration.stages.filter { $0.phase == .before }
         self.enrichmentStages = configuration.stages.filter { $0.phase == .enrichment }
         self.sessionTimeout = configuration.sessionTimeout.timeInterval
@@ -89,7 +86,10 @@ final class Pipeline: @unchecked Sendable {
     /// for reuse, holding ``Item/moved``).
     /// - Returns: How many events it took, and their estimated bytes.
     func process(_ items: inout [Item], epoch: Int) -> (events: Int, bytes: Int) {
-        assertOnQueue()
+        state.withValue { process(&items, epoch: epoch, state: &$0) }
+    }
+
+    private func process(_ items: inout [Item], epoch: Int, state: inout State) -> (events: Int, bytes: Int) {
         var dropped: [DropReason: Int] = [:]
         var violations = 0
         var forwarded = 0
@@ -106,31 +106,31 @@ final class Pipeline: @unchecked Sendable {
             case .event(let event, let time, let size):
                 taken.events += 1
                 taken.bytes += size
-                if let reason = admit(event, at: time, into: &batch, violations: &violations) {
+                if let reason = admit(event, at: time, into: &batch, violations: &violations, state: &state) {
                     dropped[reason, default: 0] += 1
                 } else {
                     forwarded += 1
-                    outgoingBytes += size
+                    state.outgoingBytes += size
                 }
             case .call(let call, let time, let size):
                 taken.events += size > 0 ? 1 : 0
                 taken.bytes += size
-                guard let event = perform(call, at: time, sends: size > 0) else { break }
-                if let reason = admit(event.event, at: time, into: &batch, violations: &violations, as: event.envelope) {
+                guard let event = perform(call, at: time, sends: size > 0, state: &state) else { break }
+                if let reason = admit(event.event, at: time, into: &batch, violations: &violations, as: event.envelope, state: &state) {
                     dropped[reason, default: 0] += 1
                 } else {
                     forwarded += 1
-                    outgoingBytes += size
+                    state.outgoingBytes += size
                 }
             case .consent(let change):
-                change.apply(to: &granted)
-                lastCategory = nil
-                persister.write(IdentityPatch(grantedConsent: granted))
+                change.apply(to: &state.granted)
+                state.lastCategory = nil
+                persister.write(IdentityPatch(grantedConsent: state.granted))
             case .read(let reader):
-                reader(currentIdentity)
+                reader(state.identity)
             case .drain(let barrier, let shutsDown):
-                writeSession(force: true)
-                handOff(&batch, epoch: epoch)
+                writeSession(force: true, state: &state)
+                handOff(&batch, epoch: epoch, state: &state)
                 // Counted before any lane can end the drain, so `flush()` sees the counts.
                 count(forwarded: &forwarded, violations: &violations, dropped: &dropped)
                 if lanes.isEmpty { barrier.arrive() }
@@ -139,7 +139,7 @@ final class Pipeline: @unchecked Sendable {
                 break
             }
         }
-        handOff(&batch, epoch: epoch)
+        handOff(&batch, epoch: epoch, state: &state)
         count(forwarded: &forwarded, violations: &violations, dropped: &dropped)
         return taken
     }
@@ -161,30 +161,30 @@ final class Pipeline: @unchecked Sendable {
     /// `batch`; returns why it was dropped, if it was.
     private func admit(
         _ event: consuming AnalyticsEvent, at time: Date, into batch: inout [AnalyticsEnvelope], violations: inout Int,
-        as kind: EnvelopeKind = .track
+        as kind: EnvelopeKind = .track, state: inout State
     ) -> DropReason? {
         let category = event.metadata.consent
-        if category != lastCategory {
-            lastCategory = category
-            lastCategoryGranted = granted.contains(category)
+        if category != state.lastCategory {
+            state.lastCategory = category
+            state.lastCategoryGranted = state.granted.contains(category)
         }
-        guard lastCategoryGranted else { return .consent }
+        guard state.lastCategoryGranted else { return .consent }
 
         if !event.metadata.constraints.isEmpty {
-            let found = checker.violations(of: event)
+            let found = state.checker.violations(of: event)
             if !found.isEmpty {
                 violations += 1
                 if !apply(configuration.violationPolicy, to: found) { return .violation }
             }
         }
 
-        if !globals.isEmpty && kind.carriesProperties { globals.add(to: &event) }
-        let messageID = ids.next(at: time)
+        if !state.globals.isEmpty && kind.carriesProperties { state.globals.add(to: &event) }
+        let messageID = state.ids.next(at: time)
         if beforeStages.isEmpty {
             // Enriched as it is built, with no local envelope to change field by field.
-            startSession(at: time)
+            startSession(at: time, state: &state)
             batch.append(AnalyticsEnvelope(
-                event: event, messageID: messageID, timestamp: time, origin: origin(userID: kind.userID ?? userID),
+                event: event, messageID: messageID, timestamp: time, origin: origin(userID: kind.userID ?? state.userID, state: &state),
                 kind: kind.kind, callFields: kind.fields
             ))
         } else {
@@ -194,8 +194,8 @@ final class Pipeline: @unchecked Sendable {
                 event: event, messageID: messageID, timestamp: time, origin: Self.emptyOrigin, kind: kind.kind,
                 callFields: kind.fields)
             for stage in beforeStages where !stage.process(&envelope) { return .stage }
-            startSession(at: time)
-            envelope.origin = origin(userID: kind.userID ?? userID)
+            startSession(at: time, state: &state)
+            envelope.origin = origin(userID: kind.userID ?? state.userID, state: &state)
             batch.append(envelope)
         }
         if !enrichmentStages.isEmpty {
@@ -210,25 +210,26 @@ final class Pipeline: @unchecked Sendable {
 
     /// The origin of an envelope made now: the last one while session and identifiers
     /// stay the same.
-    private func origin(userID: String?) -> EnvelopeOrigin {
-        if let lastOrigin, lastOrigin.matches(sessionID: sessionID, anonymousID: anonymousID, userID: userID) {
+    private func origin(userID: String?, state: inout State) -> EnvelopeOrigin {
+        if let lastOrigin = state.lastOrigin,
+            lastOrigin.matches(sessionID: state.sessionID, anonymousID: state.anonymousID, userID: userID) {
             return lastOrigin
         }
         let origin = EnvelopeOrigin(
-            sessionID: sessionID, anonymousID: anonymousID, userID: userID, context: configuration.context)
-        lastOrigin = origin
+            sessionID: state.sessionID, anonymousID: state.anonymousID, userID: userID, context: configuration.context)
+        state.lastOrigin = origin
         return origin
     }
 
     /// Starts a new session when the last event is older than the session timeout, and
     /// writes the session to the store every few seconds.
-    private func startSession(at time: Date) {
-        if time.timeIntervalSince(lastEventTime) > sessionTimeout || sessionID == 0 {
-            sessionID = Int64(time.timeIntervalSince1970 * 1000)
-            sessionWritten = .distantPast
+    private func startSession(at time: Date, state: inout State) {
+        if time.timeIntervalSince(state.lastEventTime) > sessionTimeout || state.sessionID == 0 {
+            state.sessionID = Int64(time.timeIntervalSince1970 * 1000)
+            state.sessionWritten = .distantPast
         }
-        lastEventTime = max(lastEventTime, time)
-        if lastEventTime.timeIntervalSince(sessionWritten) >= Self.sessionWriteInterval { writeSession(force: true) }
+        state.lastEventTime = max(state.lastEventTime, time)
+        if state.lastEventTime.timeIntervalSince(state.sessionWritten) >= Self.sessionWriteInterval { writeSession(force: true, state: &state) }
     }
 
     /// How often the session's last activity is written while events flow.
@@ -264,23 +265,14 @@ final class Pipeline: @unchecked Sendable {
         }
     }
 
-    /// Checks, in debug builds, that the caller runs on `queue`, which owns the
-    /// pipeline's state: once per pass or call, not per event, so the speed stays.
-    @inline(__always)
-    func assertOnQueue() {
-        #if DEBUG
-        dispatchPrecondition(condition: .onQueue(queue))
-        #endif
-    }
-
-    private func handOff(_ outgoing: inout [AnalyticsEnvelope], epoch: Int) {
+    private func handOff(_ outgoing: inout [AnalyticsEnvelope], epoch: Int, state: inout State) {
         guard !outgoing.isEmpty else { return }
         // The lanes own the batch now; keeping its capacity here would allocate a
         // second buffer of that size at once and hold it while the pipeline idles.
         var batch: [AnalyticsEnvelope] = []
         swap(&batch, &outgoing)
-        let bytes = outgoingBytes
-        outgoingBytes = 0
+        let bytes = state.outgoingBytes
+        state.outgoingBytes = 0
         for lane in lanes { lane.enqueue(batch, bytes: bytes, epoch: epoch) }
     }
 }

@@ -34,6 +34,16 @@ package final class QueueBound<Value>: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` with the value, checked once: for an owner that touches its state
+    /// many times in one pass (per event), where a check per access would cost.
+    /// - Parameter body: Runs on `queue` with the value.
+    /// - Returns: What `body` returns.
+    @inline(__always)
+    package func withValue<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        assertOnQueue()
+        return try body(&storage)
+    }
+
     @inline(__always)
     private func assertOnQueue() {
         #if DEBUG
