@@ -252,6 +252,7 @@ extension DurableQueue {
         /// Writes what is buffered, saves the stamps, closes every descriptor and
         /// gives the lock up. Later appends stay buffered.
         func release() {
+            assertOnQueue()
             guard lock.isActive else { return }
             if ensureReady() {
                 writeBuffered()
