@@ -16,15 +16,37 @@ struct AnnaInspect: AsyncParsableCommand {
         discussion: """
             Prints `anna-inspect: listening on http://HOST:PORT` as its first line. Stops on SIGINT or SIGTERM, or after \
             --idle-timeout seconds without a call; then writes the reports and exits 0 when nothing was wrong, 1 on any \
-            violation (or a required event or screen not seen), 2 on bad input.
+            violation (or a required event or screen not seen), 2 on bad input, an invalid option included.
             """
     )
+
+    /// Runs the command; an invalid option exits 2, as the documentation says, not
+    /// swift-argument-parser's 64, with the parser's message and the usage.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(2)
+        }
+    }
 
     @Argument(help: "Tracking specs (*.anna.yml), or folders to search for them.")
     var specs: [String] = []
 
     @Option(help: "The address to listen on. Anything but loopback exposes every call sent, and the page, to the network.")
     var host = "127.0.0.1"
+
+    @Option(
+        name: .customLong("allow-host"),
+        help: "Also take requests whose Host header is this name (a tunnel's, or the machine's on the network); repeatable. Others are refused.")
+    var allowedHosts: [String] = []
 
     @Option(help: "The port; 0 picks a free one.")
     var port = 8787
@@ -86,22 +108,24 @@ struct AnnaInspect: AsyncParsableCommand {
         let inspector = Inspector(plan: plan, limits: limits)
         let forwarder = forward.flatMap(URL.init(string:)).map { Forwarder(target: $0, capacity: forwardQueue) }
         let server = InspectorServer(inspector: inspector, forwarder: forwarder)
+        let token = AccessPolicy.isLoopback(host) ? nil : AccessPolicy.makeToken()
         let address: String
         do {
-            address = try server.start(host: host, port: port)
+            address = try server.start(host: host, port: port, allowing: allowedHosts, token: token)
         } catch {
             FileHandle.standardError.write(Data("anna-inspect: error: cannot listen on \(host):\(port): \(error)\n".utf8))
             throw ExitCode(2)
         }
         FileHandle.standardOutput.write(Data("anna-inspect: listening on \(address)\n".utf8))
-        if !Self.isLoopback(host) {
+        let page = token.map { "\(address)/?token=\($0)" } ?? "\(address)/"
+        if let token {
             FileHandle.standardError.write(Data("""
-                anna-inspect: warning: listening on \(host), not loopback: anyone on the network can send calls and read every \
-                call received, with its properties and ids, on the page and at /api; use it only on a network you trust
+                anna-inspect: warning: listening on \(host), not loopback: anyone on the network can send calls; the page and /api \
+                need the access token \(token) (open \(page), or send Authorization: Bearer \(token)); use it only on a network you trust
 
                 """.utf8))
         }
-        FileHandle.standardError.write(Data("anna-inspect: checking against \(plan.files.count) spec(s), \(plan.events.count) events, \(plan.screens.count) screens; open \(address)/ for the live page\n".utf8))
+        FileHandle.standardError.write(Data("anna-inspect: checking against \(plan.files.count) spec(s), \(plan.events.count) events, \(plan.screens.count) screens; open \(page) for the live page\n".utf8))
         let reason = await StopSignal.wait(idleTimeout: idleTimeout, lastActivity: { server.lastActivity })
         FileHandle.standardError.write(Data("anna-inspect: stopping (\(reason))\n".utf8))
         await server.stop()
@@ -119,10 +143,6 @@ struct AnnaInspect: AsyncParsableCommand {
         if githubAnnotations { FileHandle.standardOutput.write(Data(report.githubAnnotations().utf8)) }
         FileHandle.standardError.write(Data("\(report.summary())\n".utf8))
         if !report.passed { throw ExitCode(1) }
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
     /// The plan of the specs given (files, or folders searched for `*.anna.yml`);

@@ -15,6 +15,7 @@ final class InspectorServer: Sendable {
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount))
     private let channel = NIOLockedValueBox<(any Channel)?>(nil)
     private let activity = NIOLockedValueBox<Double>(Date().timeIntervalSince1970)
+    private let access = NIOLockedValueBox<AccessPolicy?>(nil)
 
     init(inspector: Inspector, forwarder: Forwarder?) {
         self.inspector = inspector
@@ -26,9 +27,15 @@ final class InspectorServer: Sendable {
 
     func touch() { activity.withLockedValue { $0 = Date().timeIntervalSince1970 } }
 
+    /// Who may ask what; `nil` until the port is bound.
+    var policy: AccessPolicy? { access.withLockedValue { $0 } }
+
     /// Binds and starts serving.
+    /// - Parameters:
+    ///   - allowing: More names the `Host` header may have (`--allow-host`).
+    ///   - token: The access token for the page and the API, beyond loopback.
     /// - Returns: The address, `http://127.0.0.1:8787`.
-    func start(host: String, port: Int) throws -> String {
+    func start(host: String, port: Int, allowing extraHosts: [String] = [], token: String?) throws -> String {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -42,9 +49,24 @@ final class InspectorServer: Sendable {
         let bound = try bootstrap.bind(host: host, port: port).wait()
         channel.withLockedValue { $0 = bound }
         let actualPort = bound.localAddress?.port ?? port
+        access.withLockedValue {
+            $0 = AccessPolicy(host: host, port: actualPort, localNames: AccessPolicy.isWildcard(host) ? Self.localNames() : [], extraHosts: extraHosts, token: token)
+        }
         let shownHost = host.contains(":") ? "[\(host)]" : host
         _ = inspector.addObserver { [streams] records in streams.send(records) }
         return "http://\(shownHost):\(actualPort)"
+    }
+
+    /// The machine's addresses and host names, which a device on the network puts in `Host`.
+    static func localNames() -> [String] {
+        var names = ((try? System.enumerateDevices()) ?? []).compactMap { $0.address?.ipAddress }
+            .map { address in address.split(separator: "%").first.map(String.init) ?? address }
+        var buffer = [CChar](repeating: 0, count: 256)
+        if gethostname(&buffer, buffer.count) == 0 {
+            let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if !name.isEmpty { names += [name, name.hasSuffix(".local") ? name : name + ".local"] }
+        }
+        return names
     }
 
     /// Closes the listening socket and the live streams, then the event loops.
@@ -140,54 +162,80 @@ final class InspectorHTTPHandler: ChannelInboundHandler, RemovableChannelHandler
         let path = target.first.map(String.init) ?? "/"
         let query = target.count > 1 ? String(target[1]) : ""
         let keepAlive = head.isKeepAlive
-        if Inspector.isCollectorPath(path) || (head.method == .POST && path.hasPrefix("/v1/")) {
-            server.touch()
-            if head.method == .OPTIONS {
-                return respond(context, status: .noContent, type: nil, body: [], keepAlive: keepAlive)
-            }
-            if bodyTooLarge {
-                bodyTooLarge = false
-                let limit = server.inspector.limits.maximumBody
-                let response = server.inspector.refuse(
-                    Inspector.Request(method: head.method.rawValue, path: path, contentType: head.headers.first(name: "content-type"), contentEncoding: nil, body: []),
-                    status: 413, "the body is larger than the limit of \(limit) bytes (--max-body)")
-                return respond(context, status: .init(statusCode: response.status), type: "application/json", body: Array(response.body.utf8), keepAlive: false)
-            }
-            let request = Inspector.Request(
-                method: head.method.rawValue, path: path, contentType: head.headers.first(name: "content-type"),
-                contentEncoding: head.headers.first(name: "content-encoding"), body: body)
-            let response = server.inspector.ingest(request)
-            if response.accepted, let forwarder = server.forwarder {
-                let relayed = ["content-type", "content-encoding", "authorization", "user-agent"].compactMap { name in
-                    head.headers.first(name: name).map { (name, $0) }
-                }
-                forwarder.relay(Forwarder.Relayed(path: path, headers: relayed, body: Data(body)))
-            }
-            return respond(context, status: .init(statusCode: response.status), type: "application/json", body: Array(response.body.utf8), keepAlive: keepAlive)
+        let headers = head.headers
+        guard let policy = server.policy else {
+            return respond(context, status: .serviceUnavailable, type: "application/json", body: Array(#"{"success":false,"error":"starting"}"#.utf8), keepAlive: false)
         }
+        let access = AccessPolicy.Request(
+            path: path, query: query, host: headers.first(name: "host"), origin: headers.first(name: "origin"), fetchSite: headers.first(name: "sec-fetch-site"),
+            fetchMode: headers.first(name: "sec-fetch-mode"), cookie: headers[canonicalForm: "cookie"].joined(separator: "; "),
+            authorization: headers.first(name: "authorization"))
+        switch policy.decide(access) {
+        case .allow:
+            break
+        case .setCookie(let cookie):
+            bodyTooLarge = false
+            return respond(context, status: .seeOther, type: nil, body: [], keepAlive: keepAlive, extra: [("set-cookie", cookie), ("location", "/")])
+        case .refuse(let status, let message, let counted):
+            bodyTooLarge = false
+            let request = Inspector.Request(method: head.method.rawValue, path: path, contentType: headers.first(name: "content-type"), contentEncoding: nil, body: body)
+            let response = counted ? server.inspector.refuse(request, status: status, message) : Inspector.refusal(status: status, message)
+            return respond(context, status: .init(statusCode: status), type: "application/json", body: Array(response.body.utf8), keepAlive: false)
+        }
+        guard AccessPolicy.isPagePath(path) else { return collect(head, path: path, body: body, context: context) }
         guard head.method == .GET || head.method == .HEAD else {
-            return respond(context, status: .methodNotAllowed, type: "text/plain; charset=utf-8", body: Array("use GET for \(path)\n".utf8), keepAlive: keepAlive)
+            let answer = Inspector.refusal(status: 405, "use GET for \(path)")
+            return respond(context, status: .methodNotAllowed, type: "application/json", body: Array(answer.body.utf8), keepAlive: keepAlive)
         }
         switch path {
         case "/", "/index.html":
             respond(context, status: .ok, type: "text/html; charset=utf-8", body: Array(InspectorPage.html.utf8), keepAlive: keepAlive)
+        case "/favicon.ico":
+            respond(context, status: .noContent, type: nil, body: [], keepAlive: keepAlive)
         case "/events":
             startStream(context)
         case "/api/state":
             respond(context, status: .ok, type: "application/json", body: server.inspector.stateJSON(liveClients: server.streams.count, extra: forwardCounts()), keepAlive: keepAlive)
         case "/api/wait":
             wait(context, query: query, keepAlive: keepAlive)
-        default:
-            if path.hasPrefix("/api/calls/"), let id = Int(path.dropFirst("/api/calls/".count)) {
-                guard let record = server.inspector.call(id: id) else {
-                    return respond(context, status: .notFound, type: "application/json", body: Array(#"{"error":"this call is no longer kept"}"#.utf8), keepAlive: keepAlive)
-                }
-                var out: [UInt8] = []
-                record.writeJSON(into: &out, includingJSON: true)
-                return respond(context, status: .ok, type: "application/json", body: out, keepAlive: keepAlive)
+        default:  // /api/calls/ID
+            guard let record = server.inspector.call(id: Int(path.dropFirst("/api/calls/".count)) ?? 0) else {
+                return respond(context, status: .notFound, type: "application/json", body: Array(#"{"error":"this call is no longer kept"}"#.utf8), keepAlive: keepAlive)
             }
-            respond(context, status: .notFound, type: "text/plain; charset=utf-8", body: Array("no page at \(path); the collector takes POST /v1/batch, /v1/track, /v1/screen, /v1/identify, /v1/group, /v1/alias, /v1/page\n".utf8), keepAlive: keepAlive)
+            var out: [UInt8] = []
+            record.writeJSON(into: &out, includingJSON: true)
+            respond(context, status: .ok, type: "application/json", body: out, keepAlive: keepAlive)
         }
+    }
+
+    /// A request to anything but the page and the read API: the collector's, open to
+    /// cross-origin clients (analytics.js), answered 404 where it is not an endpoint.
+    private func collect(_ head: HTTPRequestHead, path: String, body: [UInt8], context: ChannelHandlerContext) {
+        let keepAlive = head.isKeepAlive
+        server.touch()
+        if head.method == .OPTIONS, Inspector.isCollectorPath(path) {
+            bodyTooLarge = false
+            return respond(context, status: .noContent, type: nil, body: [], keepAlive: keepAlive, cors: true)
+        }
+        if bodyTooLarge {
+            bodyTooLarge = false
+            let limit = server.inspector.limits.maximumBody
+            let response = server.inspector.refuse(
+                Inspector.Request(method: head.method.rawValue, path: path, contentType: head.headers.first(name: "content-type"), contentEncoding: nil, body: []),
+                status: 413, "the body is larger than the limit of \(limit) bytes (--max-body)")
+            return respond(context, status: .init(statusCode: response.status), type: "application/json", body: Array(response.body.utf8), keepAlive: false, cors: true)
+        }
+        let request = Inspector.Request(
+            method: head.method.rawValue, path: path, contentType: head.headers.first(name: "content-type"),
+            contentEncoding: head.headers.first(name: "content-encoding"), body: body)
+        let response = server.inspector.ingest(request)
+        if response.accepted, let forwarder = server.forwarder {
+            let relayed = ["content-type", "content-encoding", "authorization", "user-agent"].compactMap { name in
+                head.headers.first(name: name).map { (name, $0) }
+            }
+            forwarder.relay(Forwarder.Relayed(path: path, headers: relayed, body: Data(body)))
+        }
+        respond(context, status: .init(statusCode: response.status), type: "application/json", body: Array(response.body.utf8), keepAlive: keepAlive, cors: true)
     }
 
     private func forwardCounts() -> [(String, Int)] {
@@ -195,14 +243,24 @@ final class InspectorHTTPHandler: ChannelInboundHandler, RemovableChannelHandler
         return [("forwarded", counts.forwarded), ("forwardFailed", counts.failed), ("forwardDropped", counts.dropped)]
     }
 
-    private func respond(_ context: ChannelHandlerContext, status: HTTPResponseStatus, type: String?, body: [UInt8], keepAlive: Bool) {
+    /// Writes one answer. Only the collector's (`cors`) let another origin read them,
+    /// and they hold nothing collected; the page's and the API's do not.
+    private func respond(
+        _ context: ChannelHandlerContext, status: HTTPResponseStatus, type: String?, body: [UInt8], keepAlive: Bool, cors: Bool = false,
+        extra: [(String, String)] = []
+    ) {
         var headers = HTTPHeaders()
         if let type { headers.add(name: "content-type", value: type) }
         headers.add(name: "content-length", value: String(body.count))
         headers.add(name: "cache-control", value: "no-store")
-        headers.add(name: "access-control-allow-origin", value: "*")
-        headers.add(name: "access-control-allow-headers", value: "Content-Type, Content-Encoding, Authorization")
+        if cors {
+            headers.add(name: "access-control-allow-origin", value: "*")
+            headers.add(name: "access-control-allow-headers", value: "Content-Type, Content-Encoding, Authorization")
+        } else {
+            headers.add(name: "x-frame-options", value: "DENY")
+        }
         headers.add(name: "x-content-type-options", value: "nosniff")
+        for (name, value) in extra { headers.add(name: name, value: value) }
         if !keepAlive { headers.add(name: "connection", value: "close") }
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         if !body.isEmpty { context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil) }

@@ -98,12 +98,16 @@ import _AnnaGeneratorCore
 /// The parser's record of where each call of a batch is, so it is kept as sent.
 @Suite struct BatchElementRangeTests {
     @Test func eachCallsBytesAsSent() throws {
-        let text = #"{"sentAt":"x","batch":[ {"a":[1, 2]} ,"s",{"batch":[9]} ],"batch":[3]}"#
+        let text = #"{"sentAt":"x","batch":[ {"a":[1, 2]} ,"s",{"batch":[9]} ]}"#
         let bytes = Array(text.utf8)
         let (value, ranges) = try JSONParser.parse(bytes, recordingElementsOf: "batch")
         #expect(ranges.map { String(decoding: bytes[$0], as: UTF8.self) } == [#"{"a":[1, 2]}"#, #""s""#, #"{"batch":[9]}"#])
         guard case .array(let batch)? = value["batch"] else { Issue.record("no batch"); return }
         #expect(batch.count == ranges.count)
+        // Written twice, the last batch is the one read (last wins), and the one recorded.
+        let twice = Array(#"{"batch":[ {"a":[1, 2]} ,"s"],"batch":[3]}"#.utf8)
+        let (last, lastRanges) = try JSONParser.parse(twice, recordingElementsOf: "batch")
+        #expect(last["batch"] == .array([.int(3)]) && lastRanges.map { String(decoding: twice[$0], as: UTF8.self) } == ["3"])
     }
 }
 

@@ -8,15 +8,17 @@ enum Browser {
     static let path: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    static let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+    static let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-features=HttpsUpgrades"]
 
     /// Starts chromium; returns the process and the file its standard output goes to.
-    static func start(_ arguments: [String]) throws -> (Process, URL) {
+    /// - Parameter resolverRules: How names resolve: none but 127.0.0.1 by default, so
+    ///   nothing leaves the machine.
+    static func start(_ arguments: [String], resolverRules: String = "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1") throws -> (Process, URL) {
         let out = FileManager.default.temporaryDirectory.appending(path: "anna-inspect-dom-\(UUID().uuidString).html")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path ?? "/usr/bin/chromium")
-        process.arguments = flags + arguments
+        process.arguments = flags + ["--host-resolver-rules=\(resolverRules)"] + arguments
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -52,7 +54,7 @@ struct InspectorPageTests {
         let inspector = try InspectorProcess([Fixtures.store])
         // The page loads with no call; `#wait=4` holds its load event until four
         // arrived, so the dump shows what came through the stream.
-        let (browser, out) = try Browser.start(["--dump-dom", inspector.address.absoluteString + "/#wait=4"])
+        let (browser, out) = try Browser.start(["--dump-dom", inspector.address.absoluteString + "/#wait=5"])
         var connected = false
         for _ in 0..<600 where !connected {
             let totals = try await inspector.state()["totals"] as? [String: Any]
@@ -66,6 +68,7 @@ struct InspectorPageTests {
             #"{"type":"track","event":"orderPlaced","properties":{"total":"x"},\#(ids)}"#,
             #"{"type":"track","event":"<script>document.title='pwned'</script><img src=x onerror=alert(1)>",\#(ids)}"#,
             #"{"type":"screen","name":"Cart","properties":{"itemCount":1},\#(ids)}"#,
+            #"{"type":"track","event":"orderPlaced","properties":{"total":1,"delivery":"<b>fast</b>"},\#(ids)}"#,
         ]
         for call in calls {
             let path = call.contains("\"screen\"") ? "/v1/screen" : "/v1/track"
@@ -73,23 +76,28 @@ struct InspectorPageTests {
         }
         let dom = try await Browser.finish(browser, out)
         #expect(Self.items(dom) == [
-            "valid Cart", "invalid &lt;script&gt;document.title='pwned'&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;", "invalid orderPlaced", "valid appOpened",
+            "invalid orderPlaced", "valid Cart", "invalid &lt;script&gt;document.title='pwned'&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;", "invalid orderPlaced", "valid appOpened",
         ])
         // The hostile name is text: the page's one script, no other, and no image from it.
         #expect(dom.components(separatedBy: "<script").count == 2)
         #expect(!dom.contains("<img src=\"x\"") && !dom.contains("pwned</title>"))
-        #expect(dom.contains(#"<span class="count" id="total-calls">4 calls</span>"#))
-        #expect(dom.contains(#"<span class="count invalid" id="total-invalid">2 invalid</span>"#))
+        #expect(dom.contains(#"<span class="count" id="total-calls">5 calls</span>"#))
+        #expect(dom.contains(#"<span class="count invalid" id="total-invalid">3 invalid</span>"#))
+        // A value in a finding as it arrived, as text: no \u003c, and no <b> element.
+        #expect(dom.contains(#"properties.delivery: expected one of "standard", "express", "pickup", got "&lt;b&gt;fast&lt;/b&gt;""#), "\(dom)")
+        #expect(!dom.contains("u003c") && !dom.contains("<b>fast"))
+        // Spec paths from the working directory, as the annotations name them.
+        #expect(dom.contains(#"<span class="loc">\#(Fixtures.storeInAnnotations):20:7</span>"#))
         #expect(dom.contains("<span id=\"coverage-count\">3 of 6 seen</span>"))
         #expect(dom.contains(#"<li data-name="searchPerformed">event searchPerformed<span class="loc">"#))
         #expect(!dom.contains(#"<li data-name="appOpened">"#))
         #expect(dom.contains("properties.total: expected a number (double), got \"x\""))
 
         // Filters from the address: invalid calls whose name holds "order".
-        let (filtered, filteredOut) = try Browser.start(["--dump-dom", inspector.address.absoluteString + "/#q=order&status=invalid&wait=4"])
+        let (filtered, filteredOut) = try Browser.start(["--dump-dom", inspector.address.absoluteString + "/#q=order&status=invalid&wait=5"])
         let filteredDOM = try await Browser.finish(filtered, filteredOut)
-        #expect(Self.items(filteredDOM).filter { !$0.hasSuffix(" hidden") } == ["invalid orderPlaced"])
-        #expect(filteredDOM.contains("1 of 4 shown"))
+        #expect(Self.items(filteredDOM).filter { !$0.hasSuffix(" hidden") } == ["invalid orderPlaced", "invalid orderPlaced"])
+        #expect(filteredDOM.contains("2 of 5 shown"))
         _ = try await inspector.stop(SIGTERM)
     }
 }

@@ -2,6 +2,9 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `anna-inspect`, built beside the test bundle by `swift test`, run as a user runs it:
 /// a real process on a free port, its first line parsed for the address.
@@ -95,10 +98,85 @@ final class InspectorProcess: @unchecked Sendable {  // fields are set once in i
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
 
+    /// Runs `executable ARGUMENTS` to its end: a process that must not start serving.
+    static func run(_ arguments: [String], executable: URL = InspectorProcess.executable) throws -> Exit {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = Pipe()
+        try process.run()
+        let data = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return .init(status: process.terminationStatus, stdout: "", stderr: String(decoding: data, as: UTF8.self))
+    }
+
+    /// The first line of standard error that holds `text`, once the process wrote it.
+    func standardErrorLine(containing text: String) async throws -> String? {
+        for _ in 0..<200 {
+            let all = (try? String(contentsOf: err, encoding: .utf8)) ?? ""
+            if let line = all.split(separator: "\n").first(where: { $0.contains(text) }) { return String(line) }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        return nil
+    }
+
+    /// One request written by hand on a new connection, headers as given (`Host`
+    /// included, which URLSession would set itself); the whole answer, head and body.
+    func raw(_ method: String, _ target: String, headers: [String: String], body: String = "") throws -> RawAnswer {
+        let port = UInt16(address.port ?? 0)
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw StartError(description: "no socket") }
+        defer { close(socket) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var peer = sockaddr_in()
+        peer.sin_family = sa_family_t(AF_INET)
+        peer.sin_port = port.bigEndian
+        peer.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &peer) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard connected == 0 else { throw StartError(description: "cannot connect to port \(port)") }
+        var text = "\(method) \(target) HTTP/1.1\r\n"
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { text += "\(name): \(value)\r\n" }
+        text += "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        let bytes = Array(text.utf8)
+        guard write(socket, bytes, bytes.count) == bytes.count else { throw StartError(description: "cannot write the request") }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(socket, &buffer, buffer.count)
+            if count <= 0 { break }
+            answer += buffer[0..<count]
+        }
+        return RawAnswer(String(decoding: answer, as: UTF8.self))
+    }
+
     /// `GET /api/state` as JSON.
     func state() async throws -> [String: Any] {
         let (data, _) = try await URLSession.shared.data(from: address.appending(path: "api/state"))
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    }
+}
+
+/// An HTTP answer read off the socket.
+struct RawAnswer {
+    var status: Int
+    /// Header names lowercased.
+    var headers: [String: String]
+    var body: String
+
+    init(_ text: String) {
+        let parts = text.components(separatedBy: "\r\n\r\n")
+        let lines = (parts.first ?? "").components(separatedBy: "\r\n")
+        status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        self.headers = headers
+        body = parts.dropFirst().joined(separator: "\r\n\r\n")
     }
 }
 

@@ -60,6 +60,32 @@ import FoundationNetworking
         #expect(json["specs"] as? [String] == ["store.anna.yml"])
     }
 
+    /// A required `pii: true` property goes through AnalyticsService to DurableProvider,
+    /// whose default `receivesPII: false` strips it: what arrives is no "missing property".
+    @Test func aPIIPropertyStrippedByAnnasDefaultProviderIsNoFinding() async throws {
+        let report = Self.temporary("report.json")
+        let storage = FileManager.default.temporaryDirectory.appending(path: "anna-inspect-\(UUID().uuidString)-state")
+        defer {
+            try? FileManager.default.removeItem(atPath: report)
+            try? FileManager.default.removeItem(at: storage)
+        }
+        let inspector = try InspectorProcess([Fixtures.store, "--report-json", report])
+        let provider = try DurableProvider(endpoint: inspector.address.appending(path: "v1/batch"), writeKey: "debug-key", storage: .memory(limit: 1 << 20))
+        let analytics = AnalyticsService(providers: [provider], configuration: .init(storageDirectory: storage))
+        // What the generated factory makes of store.anna.yml's searchPerformed (query: pii).
+        analytics.report(AnalyticsEvent(name: "searchPerformed", parameters: ["query": "red shoes", "resultCount": 3], metadata: .init(piiKeys: ["query"])))
+        await analytics.flush()
+        try await provider.flush()
+        #expect(provider.metrics.delivered == 1)
+        await analytics.shutdown()
+        let exit = try await inspector.stop(SIGTERM)
+        #expect(exit.status == 0, "\(exit.stderr)")
+        let json = try Self.json(at: report)
+        #expect(Self.findings(json).isEmpty)
+        let totals = try #require(json["totals"] as? [String: Any])
+        #expect(totals["calls"] as? Int == 1 && totals["validCalls"] as? Int == 1 && totals["warnings"] as? Int == 0, "\(totals)")
+    }
+
     /// A client that writes Segment's API by hand, as analytics.js or analytics-kotlin
     /// do: single-call endpoints, gzip, a batch with its own context, and mistakes.
     @Test func aSegmentShapedClientAndTheGate() async throws {
@@ -132,16 +158,7 @@ import FoundationNetworking
     }
 
     func run(_ arguments: [String], executable: URL = InspectorProcess.executable) async throws -> InspectorProcess.Exit {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = Pipe()
-        try process.run()
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return .init(status: process.terminationStatus, stdout: "", stderr: String(decoding: data, as: UTF8.self))
+        try InspectorProcess.run(arguments, executable: executable)
     }
 
     @Test func forwardingRelaysAcceptedRequestsUnchangedAndInOrder() async throws {

@@ -175,7 +175,9 @@ package struct CallChecker: Sendable {
                 findings.append(Finding(.error, .unexpectedProperty, call: label, path: fieldPath, expected: "only declared properties", actual: value.shortText(), at: owner))
             }
         }
-        for rule in rules where !rule.isOptional && !seen.contains(rule.name) {
+        // A PII property is absent from what a provider without `receivesPII` sends (the
+        // default: HTTPBatchProvider strips it), so its absence is no finding.
+        for rule in rules where !rule.isOptional && !rule.isPII && !seen.contains(rule.name) {
             findings.append(Finding(.error, .missingProperty, call: label, path: path + "." + rule.name, expected: rule.typeDescription, actual: "nothing", at: rule.location))
         }
     }

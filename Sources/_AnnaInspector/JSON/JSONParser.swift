@@ -97,6 +97,8 @@ package struct JSONParser {
         try enter()
         index += 1
         var fields: [(String, JSONValue)] = []
+        // Where each key is, once an object has enough of them for a linear search to cost.
+        var positions: [String: Int]?
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -112,7 +114,22 @@ package struct JSONParser {
             index += 1
             skipWhitespace()
             recordsNextArray = depth == 1 && key == recordedKey && index < bytes.count && bytes[index] == UInt8(ascii: "[")
-            fields.append((key, try value()))
+            let parsed = try value()
+            // A key written twice keeps its first place and its last value, as
+            // `JSON.parse` and Go's `encoding/json` read it.
+            if positions != nil {
+                if let at = positions![key] {
+                    fields[at].1 = parsed
+                } else {
+                    positions![key] = fields.count
+                    fields.append((key, parsed))
+                }
+            } else if let at = fields.firstIndex(where: { $0.0 == key }) {
+                fields[at].1 = parsed
+            } else {
+                fields.append((key, parsed))
+                if fields.count == 16 { positions = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.0, $0) }) }
+            }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of the body") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -132,8 +149,7 @@ package struct JSONParser {
         let records = recordsNextArray
         recordsNextArray = false
         if records {
-            // Only the first array at the key, the one `JSONValue`'s subscript returns.
-            recordedKey = nil
+            // The last array at the key, the one the object keeps, is the one recorded.
             elementRanges = []
         }
         var values: [JSONValue] = []

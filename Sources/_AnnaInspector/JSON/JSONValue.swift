@@ -13,7 +13,8 @@ package enum JSONValue: Sendable, Hashable {
     /// Key-value pairs in the order they were written.
     case object([(String, JSONValue)])
 
-    /// The value of `key` in an object, the first one written; `nil` otherwise.
+    /// The value of `key` in an object; `nil` otherwise. ``JSONParser`` keeps one
+    /// value per key, the last written, as `JSON.parse` and Go's `encoding/json` do.
     package subscript(key: String) -> JSONValue? {
         guard case .object(let fields) = self else { return nil }
         for (name, value) in fields where name == key { return value }
@@ -70,29 +71,31 @@ package enum JSONValue: Sendable, Hashable {
 }
 
 extension JSONValue {
-    /// Compact JSON text, at most `limit` UTF-8 bytes (cut with `…`), for findings.
+    /// Compact JSON text, at most `limit` UTF-8 bytes (cut with `…`), for findings:
+    /// `<`, `>` and `&` as they arrived (whatever shows a finding writes it as text).
     package func shortText(limit: Int = 80) -> String {
         var out: [UInt8] = []
-        write(into: &out, limit: limit + 1)
+        write(into: &out, limit: limit + 1, escapingMarkup: false)
         if out.count > limit { return String(decoding: out.prefix(limit), as: UTF8.self) + "…" }
         return String(decoding: out, as: UTF8.self)
     }
 
     /// Compact JSON, stopping once `limit` bytes are written.
-    package func write(into out: inout [UInt8], limit: Int = .max) {
+    /// - Parameter escapingMarkup: Whether `<`, `>` and `&` are written as `\u003c`…
+    package func write(into out: inout [UInt8], limit: Int = .max, escapingMarkup: Bool = true) {
         guard out.count < limit else { return }
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
         case .int(let number): out.append(contentsOf: String(number).utf8)
         case .double(let number): out.append(contentsOf: (number.isFinite ? String(number) : "null").utf8)
-        case .string(let text): JSONValue.writeString(text, into: &out)
+        case .string(let text): JSONValue.writeString(text, into: &out, escapingMarkup: escapingMarkup)
         case .array(let values):
             out.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
                 if out.count >= limit { return }
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                value.write(into: &out, limit: limit)
+                value.write(into: &out, limit: limit, escapingMarkup: escapingMarkup)
             }
             out.append(UInt8(ascii: "]"))
         case .object(let fields):
@@ -100,17 +103,17 @@ extension JSONValue {
             for (index, (key, value)) in fields.enumerated() {
                 if out.count >= limit { return }
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                JSONValue.writeString(key, into: &out)
+                JSONValue.writeString(key, into: &out, escapingMarkup: escapingMarkup)
                 out.append(UInt8(ascii: ":"))
-                value.write(into: &out, limit: limit)
+                value.write(into: &out, limit: limit, escapingMarkup: escapingMarkup)
             }
             out.append(UInt8(ascii: "}"))
         }
     }
 
-    /// A JSON string literal; `<`, `>` and `&` escaped too, so no text can close a
-    /// `<script>` it might be written into.
-    package static func writeString(_ text: String, into out: inout [UInt8]) {
+    /// A JSON string literal; `<`, `>` and `&` escaped too unless `escapingMarkup` is
+    /// `false`, so no text can close a `<script>` it might be written into.
+    package static func writeString(_ text: String, into out: inout [UInt8], escapingMarkup: Bool = true) {
         let hex = Array("0123456789abcdef".utf8)
         out.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
@@ -120,7 +123,13 @@ extension JSONValue {
             case 0x0A: out.append(contentsOf: #"\n"#.utf8)
             case 0x0D: out.append(contentsOf: #"\r"#.utf8)
             case 0x09: out.append(contentsOf: #"\t"#.utf8)
-            case 0..<0x20, UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"):
+            case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"):
+                guard escapingMarkup else {
+                    out.append(byte)
+                    continue
+                }
+                fallthrough
+            case 0..<0x20:
                 out.append(contentsOf: #"\u00"#.utf8)
                 out.append(hex[Int(byte >> 4)])
                 out.append(hex[Int(byte & 0xF)])
@@ -130,10 +139,11 @@ extension JSONValue {
         out.append(UInt8(ascii: "\""))
     }
 
-    /// ``writeString(_:into:)`` as a `String`.
+    /// ``writeString(_:into:escapingMarkup:)`` as a `String`, for messages: `<`, `>`
+    /// and `&` as they are.
     package static func quoted(_ text: String) -> String {
         var out: [UInt8] = []
-        writeString(text, into: &out)
+        writeString(text, into: &out, escapingMarkup: false)
         return String(decoding: out, as: UTF8.self)
     }
 }

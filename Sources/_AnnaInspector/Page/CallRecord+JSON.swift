@@ -40,7 +40,7 @@ extension Finding {
         }
         if let file {
             out.append(contentsOf: #","location":"#.utf8)
-            JSONValue.writeString("\(file):\(line ?? 1):\(column ?? 1)", into: &out)
+            JSONValue.writeString("\(SpecPath.shown(file)):\(line ?? 1):\(column ?? 1)", into: &out)
         }
         out.append(UInt8(ascii: "}"))
     }
@@ -58,7 +58,7 @@ extension Inspector {
         let numbers = [
             ("requests", totals.requests), ("rejectedRequests", totals.rejectedRequests), ("calls", totals.calls), ("validCalls", totals.validCalls),
             ("invalidCalls", totals.invalidCalls), ("callsWithWarnings", totals.callsWithWarnings), ("errors", totals.errors),
-            ("warnings", totals.warnings), ("callsNotKept", totals.callsNotKept), ("liveClients", liveClients),
+            ("warnings", totals.warnings), ("callsNotKept", totals.callsNotKept), ("findingsNotKept", totals.findingsNotKept), ("liveClients", liveClients),
         ] + extra
         out.append(contentsOf: numbers.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",").utf8)
         out.append(contentsOf: #"},"table":["#.utf8)
@@ -79,7 +79,8 @@ extension Inspector {
             out.append(contentsOf: #","name":"#.utf8)
             JSONValue.writeString(item.name, into: &out)
             out.append(contentsOf: #","location":"#.utf8)
-            JSONValue.writeString(declaration.location.description, into: &out)
+            let location = declaration.location
+            JSONValue.writeString("\(SpecPath.shown(location.file)):\(location.line):\(location.column)", into: &out)
             out.append(contentsOf: ",\"deprecated\":\(declaration.deprecation != nil)}".utf8)
         }
         out.append(contentsOf: #"],"calls":["#.utf8)

@@ -39,7 +39,8 @@ li.call[hidden] { display: none; }
 ul.findings { margin: 4px 0 0 18px; padding: 0; } ul.findings li { margin: 2px 0; }
 .loc { color: var(--muted); font-family: ui-monospace, Menlo, monospace; font-size: 12px; margin-left: 6px; }
 pre { background: #f6f8fa; padding: 8px; overflow: auto; max-height: 320px; font-size: 12px; white-space: pre-wrap; word-break: break-all; }
-table { border-collapse: collapse; width: 100%; } th, td { text-align: left; padding: 3px 6px; border-bottom: 1px solid #eaeef2; }
+table { border-collapse: collapse; width: 100%; table-layout: fixed; } th, td { text-align: left; padding: 3px 6px; border-bottom: 1px solid #eaeef2; }
+th.n { width: 4.2em; } th.t { width: 7.5em; } td:first-child, .name, .loc, ul.findings li, #coverage li { overflow-wrap: anywhere; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; } td.bad { color: var(--bad); font-weight: 600; }
 tr.undeclared td:first-child::after { content: " (not in the plan)"; color: var(--bad); font-size: 12px; }
 #coverage li { padding: 2px 0; } .muted { color: var(--muted); }
@@ -71,7 +72,7 @@ tr.undeclared td:first-child::after { content: " (not in the plan)"; color: var(
 <div>
 <section>
 <h2>Events and calls</h2>
-<table><thead><tr><th>Name</th><th>Seen</th><th>Valid</th><th>Invalid</th><th>Last seen</th></tr></thead><tbody id="table"></tbody></table>
+<table><thead><tr><th>Name</th><th class="n">Seen</th><th class="n">Valid</th><th class="n">Invalid</th><th class="t">Last seen</th></tr></thead><tbody id="table"></tbody></table>
 </section>
 <section style="margin-top:16px">
 <h2>Coverage: <span id="coverage-count">0 of 0</span></h2>

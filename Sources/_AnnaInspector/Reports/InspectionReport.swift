@@ -119,8 +119,7 @@ package struct InspectionReport: Sendable, Codable {
     /// path under `directory` (the working directory, where a workflow's steps run)
     /// is written relative to it.
     package func githubAnnotations(relativeTo directory: String = FileManager.default.currentDirectoryPath) -> String {
-        let root = directory.hasSuffix("/") ? directory : directory + "/"
-        func path(_ file: String) -> String { file.hasPrefix(root) ? String(file.dropFirst(root.count)) : file }
+        func path(_ file: String) -> String { SpecPath.shown(file, from: directory) }
         var lines: [String] = []
         for entry in findings {
             let command = entry.severity == .error ? "error" : "warning"

@@ -64,12 +64,12 @@ package final class Inspector: @unchecked Sendable {  // `state` is guarded by `
     /// Handles one request to a collector endpoint: checks its calls and records them.
     package func ingest(_ request: Request) -> Response {
         lock.withLock { state.countRequest() }
-        guard request.method == "POST" else {
-            return reject(request, status: 405, "use POST for \(request.path)")
-        }
         let implied = Self.callPaths[request.path]
         guard implied != nil || Self.batchPaths.contains(request.path) else {
             return reject(request, status: 404, "no endpoint \(request.path); use /v1/batch or /v1/track, /v1/screen, /v1/identify, /v1/group, /v1/alias, /v1/page")
+        }
+        guard request.method == "POST" else {
+            return reject(request, status: 405, "use POST for \(request.path)")
         }
         let mediaType = (request.contentType ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         guard mediaType == "application/json" || mediaType == "text/plain" else {
@@ -154,6 +154,11 @@ package final class Inspector: @unchecked Sendable {  // `state` is guarded by `
             (state.record(time: time, endpoint: request.path, type: "request", name: String(status), findings: [finding], json: text, rejected: true), Array(self.observers.values))
         }
         for observer in observers { observer([record]) }
+        return Self.refusal(status: status, message)
+    }
+
+    /// The answer to a refused request, `{"success":false,"error":"…"}`, not recorded.
+    package static func refusal(status: Int, _ message: String) -> Response {
         var out: [UInt8] = []
         out.append(contentsOf: #"{"success":false,"error":"#.utf8)
         JSONValue.writeString(message, into: &out)
