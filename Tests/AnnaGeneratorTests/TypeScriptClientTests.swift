@@ -24,6 +24,9 @@ struct TypeScriptClientTests {
         }
         let shop = Fixtures.packageRoot.appending(path: "Examples/Shop/Sources/ShopAnalytics/shop.anna.yml")
         files.append(try ClientCompilers.generate(shop, .typescript, into: directory, name: "shop.anna.ts"))
+        let readme = try ClientCompilers.readmeBlocks("typescript", fileExtension: "ts", into: directory)
+        #expect(!readme.isEmpty, "the README has no <!-- client: typescript --> block")
+        files += readme
         let corpus = ClientCompilers.corpus("ts")
         #expect(corpus.count >= 5)
         for file in corpus {
@@ -46,5 +49,25 @@ struct TypeScriptClientTests {
             let lines = Set(errors.filter { $0.file == file.lastPathComponent }.map(\.line))
             #expect(!expected.isEmpty && lines == Set(expected), "\(file.lastPathComponent): errors on lines \(lines.sorted()), expected \(expected):\n\(output)")
         }
+    }
+
+    /// Node runs the generated client: optionals left out, dates in ISO 8601 with
+    /// milliseconds, objects in lists, enums by their wire values, globals merged, PII
+    /// left out and violations reported, as `Wire.kt` on the JVM prints them too.
+    @Test func nodeSendsTheWireFormAndReportsViolations() async throws {
+        try #require(ClientCompilers.isInstalled("node") || ClientCompilers.required, "node is not installed")
+        let directory = try ClientCompilers.temporaryDirectory("typescript-run")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let shop = Fixtures.packageRoot.appending(path: "Examples/Shop/Sources/ShopAnalytics/shop.anna.yml")
+        let module = try ClientCompilers.generate(shop, .typescript, into: directory, name: "shop.anna.ts")
+        let program = directory.appending(path: "wire.ts")
+        try FileManager.default.copyItem(at: Fixtures.directory.appending(path: "ClientRun/wire.ts"), to: program)
+        let (status, output) = try await SwiftCompiler.run(
+            ["--strict", "--module", "commonjs", "--target", "es2019", "--outDir", directory.appending(path: "out").path, module.path, program.path],
+            executable: "tsc")
+        try #require(status == 0, "tsc failed:\n\(output)")
+        let (exit, printed) = try await SwiftCompiler.run([directory.appending(path: "out/wire.js").path], executable: "node")
+        try #require(exit == 0, "node failed:\n\(printed)")
+        #expect(try ClientCompilers.parsedLines(printed) == ClientCompilers.expectedWire(), "node printed:\n\(printed)")
     }
 }

@@ -100,3 +100,42 @@ enum ClientCompilers {
         return names.filter { $0.hasSuffix("." + fileExtension) }.sorted().map { folder.appending(path: $0) }
     }
 }
+
+extension ClientCompilers {
+    /// The README's blocks marked `<!-- client: LANGUAGE -->`, each written into
+    /// `directory` as `readme-N.EXTENSION`, to compile with the generated client of
+    /// the Shop example's spec.
+    static func readmeBlocks(_ language: String, fileExtension: String, into directory: URL) throws -> [URL] {
+        let text = try String(contentsOf: Fixtures.packageRoot.appending(path: "README.md"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var files: [URL] = []
+        var index = 0
+        while index < lines.count {
+            defer { index += 1 }
+            guard lines[index] == "<!-- client: \(language) -->", index + 1 < lines.count, lines[index + 1].hasPrefix("```") else { continue }
+            let body = lines[(index + 2)...].prefix { $0 != "```" }
+            let file = directory.appending(path: "readme-\(files.count).\(fileExtension)")
+            try Data(body.joined(separator: "\n").utf8).write(to: file)
+            files.append(file)
+        }
+        return files
+    }
+}
+
+extension ClientCompilers {
+    /// What `Fixtures/ClientRun/wire.ts` and `Wire.kt` must print: each call's name and
+    /// properties, and each violation, parsed, so that `5` and `5.0` are one number.
+    static func expectedWire() throws -> [NSDictionary] {
+        try parsedLines(String(contentsOf: Fixtures.directory.appending(path: "ClientRun/expected.jsonl"), encoding: .utf8))
+    }
+
+    /// Each non-empty line of a program's output, as JSON.
+    static func parsedLines(_ output: String) throws -> [NSDictionary] {
+        try output.split(separator: "\n").filter { $0.hasPrefix("{") }.map { line in
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? NSDictionary else {
+                throw SwiftCompiler.Failure(description: "not a JSON object: \(line)")
+            }
+            return object
+        }
+    }
+}

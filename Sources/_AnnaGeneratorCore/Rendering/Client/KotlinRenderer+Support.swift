@@ -57,11 +57,19 @@ extension KotlinRenderer {
         context.report?.invoke(AnnaViolation(context.call, property, rule, message))
     }
 
-    private fun <T> anna_number(context: AnnaContext, property: String, number: Double, min: Double?, max: Double?, value: T): T {
-        if (context.report == null) return value
-        if (min != null && !(number >= min)) anna_report(context, property, "min", "$value is below the minimum $min")
-        if (max != null && !(number <= max)) anna_report(context, property, "max", "$value is above the maximum $max")
+    private fun anna_long(context: AnnaContext, property: String, value: Long, min: Double?, max: Double?): Long {
+        if (context.report != null) anna_range(context, property, value.toDouble(), min, max)
         return value
+    }
+
+    private fun anna_double(context: AnnaContext, property: String, value: Double, min: Double?, max: Double?): Double {
+        if (context.report != null) anna_range(context, property, value, min, max)
+        return value
+    }
+
+    private fun anna_range(context: AnnaContext, property: String, value: Double, min: Double?, max: Double?) {
+        if (min != null && !(value >= min)) anna_report(context, property, "min", "$value is below the minimum $min")
+        if (max != null && !(value <= max)) anna_report(context, property, "max", "$value is above the maximum $max")
     }
 
     private fun anna_text(context: AnnaContext, property: String, value: String, minLength: Int?, maxLength: Int?, pattern: String?): String {
