@@ -21,7 +21,7 @@ struct KotlinClientTests {
             let options = ClientOptions(naming: index % 2 == 0 ? "spec" : "snake_case", kotlinPackage: "specs.s\(index)")
             files.append(try ClientCompilers.generate(spec, .kotlin, into: directory, name: "spec\(index).anna.kt", options: options))
         }
-        let large = try await ClientCompilers.largeSpec(in: directory, objects: true)
+        let large = try await ClientCompilers.largeSpec(in: directory)
         files.append(try ClientCompilers.generate(large, .kotlin, into: directory, name: "large.anna.kt", options: ClientOptions(kotlinPackage: "large")))
         let shop = Fixtures.packageRoot.appending(path: "Examples/Shop/Sources/ShopAnalytics/shop.anna.yml")
         files.append(try ClientCompilers.generate(shop, .kotlin, into: directory, name: "shop.anna.kt", options: ClientOptions(kotlinPackage: "com.example.shop")))

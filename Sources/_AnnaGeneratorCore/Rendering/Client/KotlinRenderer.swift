@@ -53,7 +53,7 @@ package struct KotlinRenderer: Sendable {
             out += "    val screens = AnnaScreens()\n\n"
             out += "    /** The screens of the plan. */\n    inner class AnnaScreens {\n"
             for screen in model.screens {
-                out += function(screen, name: KotlinNaming.escaped(screen.identifier), send: "false", types: types, indent: "        ") + "\n"
+                out += function(screen, name: KotlinNaming.method(screen.identifier), send: "false", types: types, indent: "        ") + "\n"
             }
             out += "    }\n"
         }
@@ -65,7 +65,7 @@ package struct KotlinRenderer: Sendable {
             out += "    /** Setters of the plan's global properties; `null` removes one. */\n    inner class AnnaGlobals {\n"
             for global in model.globals {
                 out += ClientText.docComment(ClientText.propertyDocLines(global, piiOption: "sendPII"), indent: "        ")
-                out += "        fun \(KotlinNaming.escaped(global.identifier))(value: \(kotlinType(global, types: types))) {\n"
+                out += "        fun \(KotlinNaming.method(global.identifier))(value: \(kotlinType(global, types: types))) {\n"
                 if ClientModel.needsContext([global]) { out += "            val anna_context = anna_context(\"globals\")\n" }
                 var setter = global
                 setter.isOptional = false
