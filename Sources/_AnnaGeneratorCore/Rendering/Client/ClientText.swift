@@ -7,6 +7,10 @@ enum ClientText {
     /// controls as `\uXXXX`, so no name or description in a spec ends the literal or
     /// hides code. Kotlin also escapes `$`, which starts a template there.
     static func quoted(_ text: String, escapingDollar: Bool = false) -> String {
+        // Most names are printable ASCII with nothing to escape: the text as it is.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C && !(escapingDollar && $0 == 0x24) }) {
+            return "\"" + text + "\""
+        }
         var out = "\""
         out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {
@@ -49,11 +53,16 @@ enum ClientText {
         guard !body.isEmpty else { return "" }
         var out = indent + "/**\n"
         for line in body {
-            var safe = ""
-            for scalar in line.unicodeScalars {
-                if needsEscape(scalar) { safe += unicodeEscape(scalar) } else { safe.unicodeScalars.append(scalar) }
+            var safe = line
+            if !line.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+                safe = ""
+                for scalar in line.unicodeScalars {
+                    if needsEscape(scalar) { safe += unicodeEscape(scalar) } else { safe.unicodeScalars.append(scalar) }
+                }
             }
-            safe = safe.replacing("*/", with: "*\\/").replacing("/*", with: "/\\*")
+            if safe.utf8.contains(UInt8(ascii: "*")) {
+                safe = safe.replacing("*/", with: "*\\/").replacing("/*", with: "/\\*")
+            }
             out += indent + (safe.isEmpty ? " *" : " * " + safe) + "\n"
         }
         return out + indent + " */\n"
