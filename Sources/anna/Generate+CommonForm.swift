@@ -32,6 +32,9 @@ extension Generate {
         self.outputFile = outputFile
         self.templates = nil
         self.check = false
+        self.language = "swift"
+        self.naming = "spec"
+        self.kotlinPackage = nil
         // The command's own rules (one of the two options; one spec for a file), so
         // that a combination they reject goes to ArgumentParser and its message.
         guard (try? validate()) != nil else { return nil }

@@ -6,8 +6,8 @@ import _AnnaGovernance
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
-        abstract: "Generates Swift from tracking specs.",
-        discussion: "Writes NAME.anna.swift for each NAME.anna.yml, only when its contents change."
+        abstract: "Generates Swift, TypeScript or Kotlin from tracking specs.",
+        discussion: "Writes NAME.anna.swift (NAME.anna.ts, NAME.anna.kt) for each NAME.anna.yml, only when its contents change."
     )
 
     @Argument(help: "Tracking spec files (*.anna.yml).")
@@ -21,6 +21,15 @@ struct Generate: ParsableCommand {
 
     @Option(help: "A folder of Mustache templates replacing the built-in ones (file, enum, event, screen, property).")
     var templates: String?
+
+    @Option(help: "The language to write: swift, typescript or kotlin.")
+    var language: String = "swift"
+
+    @Option(help: "TypeScript and Kotlin: the names sent, spec (as written) or snake_case (as the runtime's SnakeCaseEventMapper maps them).")
+    var naming: String = "spec"
+
+    @Option(name: .customLong("kotlin-package"), help: "Kotlin: the generated file's package (com.example.analytics).")
+    var kotlinPackage: String?
 
     @Flag(help: "Write nothing; exit 1 when a generated file is missing or differs from what its spec generates (CI, for generated code kept in the repository).")
     var check = false
@@ -57,9 +66,30 @@ struct Generate: ParsableCommand {
         if outputFile != nil && specs.count != 1 {
             throw ValidationError("--output-file takes exactly one spec.")
         }
+        guard let language = ClientLanguage(rawValue: language) else {
+            throw ValidationError("--language must be swift, typescript or kotlin, not '\(self.language)'.")
+        }
+        if !ClientOptions.namingChoices.contains(naming) {
+            throw ValidationError("--naming must be spec or snake_case, not '\(naming)'.")
+        }
+        if language == .swift && (naming != "spec" || kotlinPackage != nil) {
+            throw ValidationError("--naming and --kotlin-package are for TypeScript and Kotlin; Swift maps names at run time (SnakeCaseEventMapper).")
+        }
+        if language != .swift && templates != nil {
+            throw ValidationError("--templates replaces the Swift templates; it cannot be used with --language \(language.rawValue).")
+        }
+        if let kotlinPackage, !kotlinPackage.split(separator: ".", omittingEmptySubsequences: false).allSatisfy({ part in
+            part.first.map { $0.isLetter || $0 == "_" } == true && part.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+        }) {
+            throw ValidationError("--kotlin-package must be dot-separated identifiers (com.example.analytics), not '\(kotlinPackage)'.")
+        }
     }
 
     func run() throws {
+        if let language = ClientLanguage(rawValue: language), language != .swift {
+            try runClient(language)
+            return
+        }
         let generator: AnnaGenerator
         do {
             generator = try templates.map { try AnnaGenerator(templatesDirectory: URL(fileURLWithPath: $0)) } ?? AnnaGenerator()
@@ -77,18 +107,7 @@ struct Generate: ParsableCommand {
                     try AnnaGenerator.read(spec), file: spec, writingTo: path, onlyComparing: check)
                 retained = kept
                 report(warnings)
-                switch written {
-                case .failure(let error):
-                    let doing = check ? "read" : "write"
-                    FileHandle.standardError.write(Data("\(path): error: cannot \(doing) the generated file: \(error)\n".utf8))
-                    failed = true
-                case .success(true) where check:
-                    FileHandle.standardError.write(Data(
-                        "\(path):1:1: error: generated code is out of date with \(spec); run the same `anna generate` without --check to write it\n".utf8))
-                    failed = true
-                case .success:
-                    break
-                }
+                if !accept(written, path: path, spec: spec) { failed = true }
             } catch {
                 report(error.diagnostics)
                 failed = true

@@ -105,4 +105,41 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(try? generator.generate(bytes, file: "large-1000.anna.yml"))
         }
     }
+
+    // The same validated spec written as TypeScript and as Kotlin (issue 43): each
+    // within 1.5× of the Swift benchmark above.
+    for language in [ClientLanguage.typescript, .kotlin] {
+        Benchmark("generate \(language == .kotlin ? "Kotlin" : "TypeScript"), 1,000 events") { benchmark in
+            let generator = AnnaGenerator()
+            for _ in benchmark.scaledIterations {
+                blackHole(try? generator.generate(bytes, file: "large-1000.anna.yml", language: language))
+            }
+        }
+    }
+    if let typescript = try? AnnaGenerator().generate(bytes, file: "large-1000.anna.yml", language: .typescript).source {
+        let stripped = strippedTypeScriptSize(typescript)
+        print("TypeScript for 1,000 events: \(typescript.utf8.count) bytes, \(stripped) without comments and indentation, \(stripped / 1000) per event")
+    }
+}
+
+/// A simple minification's size: doc comments, line comments and leading and
+/// trailing blanks removed, lines joined. A real minifier (esbuild, terser) also
+/// shortens names; the README gives its numbers.
+func strippedTypeScriptSize(_ source: String) -> Int {
+    var size = 0
+    var inComment = false
+    for raw in source.split(separator: "\n") {
+        let line = raw.trimmingCharacters(in: .whitespaces)
+        if inComment {
+            if line.hasSuffix("*/") { inComment = false }
+            continue
+        }
+        if line.hasPrefix("/**") || line.hasPrefix("/*") {
+            inComment = !line.hasSuffix("*/")
+            continue
+        }
+        if line.hasPrefix("//") || line.isEmpty { continue }
+        size += line.utf8.count
+    }
+    return size
 }

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+@testable import _AnnaGeneratorCore
+
+/// Generated TypeScript against the real `tsc --strict` (Debian's node-typescript):
+/// every spec in the repository, the 1,000-event spec and the compile-fail corpus in
+/// one invocation.
+@Suite(.enabled(if: ClientCompilers.isInstalled("tsc") || ClientCompilers.required, "tsc is not installed (apt-get install node-typescript)"))
+struct TypeScriptClientTests {
+    @Test func everySpecCompilesStrictAndTheCorpusFailsOnTheMarkedLines() async throws {
+        let directory = try ClientCompilers.temporaryDirectory("typescript")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var files: [URL] = []
+        let specs = try ClientCompilers.repositorySpecs()
+        #expect(specs.count >= 100, "found only \(specs.count) specs")
+        for (index, spec) in specs.enumerated() {
+            // Every other spec in snake_case, so both namings compile.
+            let options = ClientOptions(naming: index % 2 == 0 ? "spec" : "snake_case")
+            files.append(try ClientCompilers.generate(spec, .typescript, into: directory, name: "spec\(index).anna.ts", options: options))
+        }
+        for objects in [false, true] {
+            let large = try await ClientCompilers.largeSpec(in: directory, objects: objects)
+            files.append(try ClientCompilers.generate(large, .typescript, into: directory, name: "large\(objects ? "-objects" : "").anna.ts"))
+        }
+        let shop = Fixtures.packageRoot.appending(path: "Examples/Shop/Sources/ShopAnalytics/shop.anna.yml")
+        files.append(try ClientCompilers.generate(shop, .typescript, into: directory, name: "shop.anna.ts"))
+        let readme = try ClientCompilers.readmeBlocks("typescript", fileExtension: "ts", into: directory)
+        #expect(!readme.isEmpty, "the README has no <!-- client: typescript --> block")
+        files += readme
+        let corpus = ClientCompilers.corpus("ts")
+        #expect(corpus.count >= 5)
+        for file in corpus {
+            let copy = directory.appending(path: file.lastPathComponent)
+            try FileManager.default.copyItem(at: file, to: copy)
+            files.append(copy)
+        }
+
+        let (status, output) = try await SwiftCompiler.run(
+            ["--strict", "--noEmit", "--noUnusedLocals", "--noUnusedParameters", "--noImplicitReturns", "--pretty", "false"]
+                + files.map(\.path),
+            executable: "tsc")
+        let errors = ClientCompilers.errors(in: output)
+        #expect(status != 0, "the compile-fail corpus compiled")
+        let corpusNames = Set(corpus.map(\.lastPathComponent))
+        let outside = errors.filter { !corpusNames.contains($0.file) || $0.file.hasPrefix("valid-usage") }
+        #expect(outside.isEmpty, "generated code or valid usage that does not compile:\n\(outside.map(\.description).joined(separator: "\n"))")
+        for file in corpus where !file.lastPathComponent.hasPrefix("valid-usage") {
+            let expected = try ClientCompilers.expectedErrorLines(file)
+            let lines = Set(errors.filter { $0.file == file.lastPathComponent }.map(\.line))
+            #expect(!expected.isEmpty && lines == Set(expected), "\(file.lastPathComponent): errors on lines \(lines.sorted()), expected \(expected):\n\(output)")
+        }
+    }
+
+    /// Node runs the generated client: optionals left out, dates in ISO 8601 with
+    /// milliseconds, objects in lists, enums by their wire values, globals merged, PII
+    /// left out and violations reported, as `Wire.kt` on the JVM prints them too.
+    @Test func nodeSendsTheWireFormAndReportsViolations() async throws {
+        try #require(ClientCompilers.isInstalled("node") || ClientCompilers.required, "node is not installed")
+        let directory = try ClientCompilers.temporaryDirectory("typescript-run")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let shop = Fixtures.packageRoot.appending(path: "Examples/Shop/Sources/ShopAnalytics/shop.anna.yml")
+        let module = try ClientCompilers.generate(shop, .typescript, into: directory, name: "shop.anna.ts")
+        let program = directory.appending(path: "wire.ts")
+        try FileManager.default.copyItem(at: Fixtures.directory.appending(path: "ClientRun/wire.ts"), to: program)
+        let (status, output) = try await SwiftCompiler.run(
+            ["--strict", "--module", "commonjs", "--target", "es2019", "--outDir", directory.appending(path: "out").path, module.path, program.path],
+            executable: "tsc")
+        try #require(status == 0, "tsc failed:\n\(output)")
+        let (exit, printed) = try await SwiftCompiler.run([directory.appending(path: "out/wire.js").path], executable: "node")
+        try #require(exit == 0, "node failed:\n\(printed)")
+        #expect(try ClientCompilers.parsedLines(printed) == ClientCompilers.expectedWire(), "node printed:\n\(printed)")
+    }
+}
