@@ -176,7 +176,7 @@ package struct CallChecker: Sendable {
             }
         }
         // A PII property is absent from what a provider without `receivesPII` sends (the
-        // default: HTTPBatchProvider strips it), so its absence is no finding.
+        // default: DurableProvider strips it), so its absence is no finding.
         for rule in rules where !rule.isOptional && !rule.isPII && !seen.contains(rule.name) {
             findings.append(Finding(.error, .missingProperty, call: label, path: path + "." + rule.name, expected: rule.typeDescription, actual: "nothing", at: rule.location))
         }
