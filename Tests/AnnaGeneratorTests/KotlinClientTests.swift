@@ -8,7 +8,9 @@ import Testing
 /// kotlinc 1.3 takes minutes of CPU for all of them, so the `anna diff` fixtures
 /// (pairs of small variants of one spec, which TypeScriptClientTests compiles) are
 /// left to TypeScript.
-@Suite(.enabled(if: ClientCompilers.isInstalled("kotlinc") || ClientCompilers.required, "kotlinc is not installed (apt-get install kotlin)"))
+// Serialized, and kotlinc at a lower priority (`nice`): two kotlinc JVMs at once on a
+// two-core machine starved the time-limited tests running beside them.
+@Suite(.serialized, .enabled(if: ClientCompilers.isInstalled("kotlinc") || ClientCompilers.required, "kotlinc is not installed (apt-get install kotlin)"))
 struct KotlinClientTests {
     @Test func everySpecCompilesAndTheCorpusFailsOnTheMarkedLines() async throws {
         let directory = try ClientCompilers.temporaryDirectory("kotlin")
@@ -34,7 +36,8 @@ struct KotlinClientTests {
 
         // kotlinc's script gives the JVM 256 MB unless JAVA_OPTS says otherwise.
         let (status, output) = try await SwiftCompiler.run(
-            ["JAVA_OPTS=-Xmx1g", "kotlinc", "-nowarn", "-d", directory.appending(path: "classes").path] + files.map(\.path), executable: "env")
+            ["-n", "10", "env", "JAVA_OPTS=-Xmx1g", "kotlinc", "-nowarn", "-d", directory.appending(path: "classes").path] + files.map(\.path),
+            executable: "nice")
         let errors = ClientCompilers.errors(in: output)
         #expect(status != 0, "the compile-fail corpus compiled")
         let corpusNames = Set(corpus.map(\.lastPathComponent))
@@ -55,8 +58,8 @@ struct KotlinClientTests {
         let client = try ClientCompilers.generate(shop, .kotlin, into: directory, name: "shop.anna.kt", options: ClientOptions(kotlinPackage: "com.example.shop"))
         let classes = directory.appending(path: "classes").path
         let (status, output) = try await SwiftCompiler.run(
-            ["JAVA_OPTS=-Xmx512m", "kotlinc", "-nowarn", "-d", classes, client.path, Fixtures.directory.appending(path: "ClientRun/Wire.kt").path],
-            executable: "env")
+            ["-n", "10", "env", "JAVA_OPTS=-Xmx512m", "kotlinc", "-nowarn", "-d", classes, client.path, Fixtures.directory.appending(path: "ClientRun/Wire.kt").path],
+            executable: "nice")
         try #require(status == 0, "kotlinc failed:\n\(output)")
         let (exit, printed) = try await SwiftCompiler.run(["-cp", classes, "wire.WireKt"], executable: "kotlin")
         try #require(exit == 0, "kotlin failed:\n\(printed)")
