@@ -55,18 +55,31 @@ actor SwiftCompiler {
         return directory
     }
 
+    /// Runs a command to its end and returns its status and output. It waits on a
+    /// thread of its own, never on one of Swift concurrency's: the pool has one thread
+    /// per core, and a compiler that runs for minutes (kotlinc) on a pool thread starved
+    /// every time-limited test beside it on a two-core machine.
     static func run(_ arguments: [String], executable: String = "swiftc") async throws -> (Int32, String) {
-        try await Task.detached {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [executable] + arguments
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-        }.value
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = [executable] + arguments
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                process.standardError = pipe
+                do {
+                    try process.run()
+                } catch {
+                    continuation.resume(throwing: error)
+                    return
+                }
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: (process.terminationStatus, String(decoding: data, as: UTF8.self)))
+            }
+            thread.name = "anna-test-command"
+            thread.start()
+        }
     }
 }
