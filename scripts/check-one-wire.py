@@ -122,6 +122,7 @@ def wire_line(call):
 def main():
     parser = argparse.ArgumentParser(description="Swift, Node and JVM clients of one spec send the same wire.")
     parser.add_argument("--bin", default=".build/debug", help="the folder with anna and anna-inspect")
+    parser.add_argument("--shop", help="a built Shop executable to run instead of `swift run --package-path Examples/Shop Shop`")
     parser.add_argument("--sides", default="Swift,Node,JVM", help="the sides to run, the first one the reference")
     arguments = parser.parse_args()
     anna = os.path.join(arguments.bin, "anna")
@@ -129,7 +130,8 @@ def main():
     work = tempfile.mkdtemp(prefix="anna-one-wire-")
     try:
         builders = {
-            "Swift": lambda: ["swift", "run", "--package-path", "Examples/Shop", "Shop", "--wire-calls"],
+            "Swift": lambda: ([arguments.shop] if arguments.shop else ["swift", "run", "--package-path", "Examples/Shop", "Shop"])
+            + ["--wire-calls"],
             "Node": lambda: build_node(anna, work),
             "JVM": lambda: build_jvm(anna, work),
         }
