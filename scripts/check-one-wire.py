@@ -14,8 +14,8 @@ differ in a call's type, event or screen name, or properties (traits for identif
 JSON with keys sorted, a number by its value (Swift writes the double 5 as 5.0, JavaScript as 5),
 and TypeScript's `page` as the `screen` it stands for. Ids and timestamps are left aside.
 
-Usage (from the repository, after `swift build` and the Shop example's build):
-    python3 scripts/check-one-wire.py [--bin .build/debug]
+Usage (from the repository, after `swift build --traits Inspector` and the Shop example's build):
+    python3 scripts/check-one-wire.py [--bin .build/debug] [--shop PATH-TO-A-BUILT-SHOP] [--sides Node,JVM]
 """
 import argparse
 import difflib
@@ -34,7 +34,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def run(command, **options):
     print("$ " + " ".join(command), flush=True)
-    subprocess.run(command, check=True, **options)
+    try:
+        subprocess.run(command, check=True, **options)
+    except subprocess.CalledProcessError as error:
+        raise SystemExit("one wire: FAILED: %s exited with %d" % (" ".join(command), error.returncode))
+    except subprocess.TimeoutExpired:
+        raise SystemExit("one wire: FAILED: %s did not finish in %d s" % (" ".join(command), options["timeout"]))
 
 
 def build_node(anna, work):
