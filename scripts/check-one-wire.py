@@ -14,6 +14,10 @@ differ in a call's type, event or screen name, or properties (traits for identif
 JSON with keys sorted, a number by its value (Swift writes the double 5 as 5.0, JavaScript as 5),
 and TypeScript's `page` as the `screen` it stands for. Ids and timestamps are left aside.
 
+It runs twice: with the names as the spec writes them, and in snake_case (`anna generate
+--naming snake_case`, the Swift provider with SnakeCaseEventMapper, `anna inspect --naming
+snake_case`).
+
 Usage (from the repository, after `swift build --traits Inspector` and the Shop example's build):
     python3 scripts/check-one-wire.py [--bin .build/debug] [--shop PATH-TO-A-BUILT-SHOP] [--sides Node,JVM]
 """
@@ -30,6 +34,9 @@ import urllib.request
 
 SPEC = "Examples/Shop/Sources/ShopAnalytics/shop.anna.yml"
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The names as written, and as SnakeCaseEventMapper maps them: `anna generate --naming`,
+# `anna inspect --naming` and the Shop example's flag for its provider's mapper.
+NAMINGS = {"spec": [], "snake_case": ["--snake-case"]}
 
 
 def run(command, **options):
@@ -42,24 +49,37 @@ def run(command, **options):
         raise SystemExit("one wire: FAILED: %s did not finish in %d s" % (" ".join(command), options["timeout"]))
 
 
-def build_node(anna, work):
-    folder = os.path.join(work, "node")
-    run([anna, "generate", SPEC, "--language", "typescript", "--output", folder])
+def build_node(anna, work, naming):
+    folder = os.path.join(work, "node-" + naming)
+    run([anna, "generate", SPEC, "--language", "typescript", "--naming", naming, "--output", folder])
     shutil.copy(os.path.join(HERE, "one-wire", "wire-calls.ts"), folder)
     run(["tsc", "--strict", "--target", "es2020", "--module", "commonjs", "--lib", "es2020",
          "--outDir", os.path.join(folder, "out"),
          os.path.join(folder, "shop.anna.ts"), os.path.join(folder, "wire-calls.ts")])
-    return ["node", os.path.join(folder, "out", "wire-calls.js")]
+    return ["node", os.path.join(folder, "out", "wire-calls.js"), "{endpoint}"]
 
 
 def build_jvm(anna, work):
+    """Both namings in one jar, one kotlinc call (it is slow): packages wire and wire.snake."""
     folder = os.path.join(work, "jvm")
-    run([anna, "generate", SPEC, "--language", "kotlin", "--kotlin-package", "com.example.shop", "--output", folder])
+    os.makedirs(folder)
+    with open(os.path.join(HERE, "one-wire", "WireCalls.kt")) as file:
+        calls = file.read()
+    sources, commands = [], {}
     jar = os.path.join(folder, "wire.jar")
-    # kotlinc's script gives the JVM 256 MB unless JAVA_OPTS says otherwise; one call, it is slow.
-    run(["kotlinc", "-nowarn", os.path.join(folder, "shop.anna.kt"), os.path.join(HERE, "one-wire", "WireCalls.kt"),
-         "-include-runtime", "-d", jar], env=dict(os.environ, JAVA_OPTS="-Xmx1g"))
-    return ["java", "-jar", jar]
+    for naming, suffix in (("spec", ""), ("snake_case", ".snake")):
+        output = os.path.join(folder, naming)
+        run([anna, "generate", SPEC, "--language", "kotlin", "--naming", naming,
+             "--kotlin-package", "com.example.shop" + suffix, "--output", output])
+        program = os.path.join(output, "WireCalls.kt")
+        with open(program, "w") as file:
+            file.write(calls.replace("package wire\n", "package wire%s\n" % suffix)
+                       .replace("import com.example.shop.", "import com.example.shop%s." % suffix))
+        sources += [os.path.join(output, "shop.anna.kt"), program]
+        commands[naming] = ["java", "-cp", jar, "wire%s.WireCallsKt" % suffix, "{endpoint}"]
+    # kotlinc's script gives the JVM 256 MB unless JAVA_OPTS says otherwise.
+    run(["kotlinc", "-nowarn"] + sources + ["-include-runtime", "-d", jar], env=dict(os.environ, JAVA_OPTS="-Xmx1g"))
+    return commands
 
 
 def get(port, path):
@@ -68,10 +88,11 @@ def get(port, path):
         return json.load(response)
 
 
-def inspect_side(inspect, name, command, work):
+def inspect_side(inspect, name, command, work, naming="spec"):
     """Runs one side against a fresh inspector; returns (calls, problems)."""
-    report_path = os.path.join(work, name + "-report.json")
-    inspector = subprocess.Popen([inspect, SPEC, "--port", "0", "--report-json", report_path],
+    report_path = os.path.join(work, name + "-" + naming + "-report.json")
+    name = "%s (%s)" % (name, naming)
+    inspector = subprocess.Popen([inspect, SPEC, "--port", "0", "--naming", naming, "--report-json", report_path],
                                  stdout=subprocess.PIPE, text=True)
     problems = []
     try:
@@ -81,7 +102,7 @@ def inspect_side(inspect, name, command, work):
             raise SystemExit("%s: anna-inspect did not start: %r" % (name, line))
         port = int(line[len(prefix):])
         endpoint = "http://127.0.0.1:%d/v1/batch" % port
-        run(command + [endpoint], timeout=1800)
+        run([endpoint if part == "{endpoint}" else part for part in command], timeout=1800)
         state = get(port, "/api/state")
         calls = [get(port, "/api/calls/%d" % call["id"]) for call in sorted(state["calls"], key=lambda c: c["id"])]
     finally:
@@ -134,32 +155,38 @@ def main():
     inspect = os.path.join(arguments.bin, "anna-inspect")
     work = tempfile.mkdtemp(prefix="anna-one-wire-")
     try:
-        builders = {
-            "Swift": lambda: ([arguments.shop] if arguments.shop else ["swift", "run", "--package-path", "Examples/Shop", "Shop"])
-            + ["--wire-calls"],
-            "Node": lambda: build_node(anna, work),
-            "JVM": lambda: build_jvm(anna, work),
-        }
         wanted = arguments.sides.split(",")
-        if len(wanted) < 2 or any(name not in builders for name in wanted):
+        if len(wanted) < 2 or any(name not in ("Swift", "Node", "JVM") for name in wanted):
             parser.error("--sides: two or more of Swift, Node and JVM, comma-separated")
-        sides = [(name, builders[name]()) for name in wanted]
-        lines, problems = {}, []
-        for name, command in sides:
-            calls, found = inspect_side(inspect, name, command, work)
-            lines[name] = [wire_line(call) for call in calls]
-            problems += found
-        reference = sides[0][0]
-        for name, _ in sides[1:]:
-            if lines[name] != lines[reference]:
-                diff = difflib.unified_diff(lines[reference], lines[name], reference, name, lineterm="", n=1)
-                problems.append("%s and %s sent different calls:\n%s" % (reference, name, "\n".join(diff)))
+        shop = [arguments.shop] if arguments.shop else ["swift", "run", "--package-path", "Examples/Shop", "Shop"]
+        commands = {naming: {} for naming in NAMINGS}
+        for naming, flags in NAMINGS.items():
+            commands[naming]["Swift"] = shop + ["--wire-calls", "{endpoint}"] + flags
+            if "Node" in wanted:
+                commands[naming]["Node"] = build_node(anna, work, naming)
+        if "JVM" in wanted:
+            for naming, command in build_jvm(anna, work).items():
+                commands[naming]["JVM"] = command
+        problems, count, names = [], 0, set()
+        for naming in NAMINGS:
+            lines = {}
+            for name in wanted:
+                calls, found = inspect_side(inspect, name, commands[naming][name], work, naming)
+                lines[name] = [wire_line(call) for call in calls]
+                problems += found
+            reference = wanted[0]
+            for name in wanted[1:]:
+                if lines[name] != lines[reference]:
+                    diff = difflib.unified_diff(lines[reference], lines[name], reference, name, lineterm="", n=1)
+                    problems.append("%s and %s sent different calls with the names %s:\n%s"
+                                    % (reference, name, naming, "\n".join(diff)))
+            count += len(lines[reference])
+            names |= {json.loads(line)["name"] or json.loads(line)["type"] for line in lines[reference]}
         if problems:
             print("\n".join(["one wire: FAILED"] + problems))
             return 1
-        names = sorted({json.loads(line)["name"] or json.loads(line)["type"] for line in lines[reference]})
-        print("one wire: " + ", ".join(wanted) + " sent the same %d calls (%s) to anna inspect, with no finding"
-              % (len(lines[reference]), ", ".join(names)))
+        print("one wire: %s sent the same %d calls, names as in the spec and in snake_case (%s), to anna inspect, "
+              "with no finding" % (", ".join(wanted), count, ", ".join(sorted(names))))
         return 0
     finally:
         shutil.rmtree(work, ignore_errors=True)

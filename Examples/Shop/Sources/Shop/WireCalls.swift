@@ -6,14 +6,19 @@ import ShopAnalytics
 /// make through their generated clients, made here through the generated Swift factories
 /// and a `DurableProvider`, for `scripts/check-one-wire.py` to compare what the three
 /// send to `anna inspect`. Keep the three lists the same, call for call.
+/// - Parameters:
+///   - endpoint: The collector's batch endpoint.
+///   - snakeCase: Whether the provider maps names with `SnakeCaseEventMapper`, as the
+///     TypeScript and Kotlin generated with `--naming snake_case` send them.
 /// - Returns: The exit status: 0 once every call was delivered.
-func sendWireCalls(to endpoint: URL) async -> Int32 {
+func sendWireCalls(to endpoint: URL, snakeCase: Bool) async -> Int32 {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shop-wire-\(getpid())")
     defer { try? FileManager.default.removeItem(at: folder) }
     let http: DurableProvider
     do {
         http = try DurableProvider(
             endpoint: endpoint, writeKey: "shop-write-key", storage: .directory(folder.appendingPathComponent("events")),
+            options: snakeCase ? ProviderOptions(mapper: SnakeCaseEventMapper()) : ProviderOptions(),
             configuration: .init(requestTimeout: .seconds(5), errorHandler: { error in print("delivery: \(error)") }))
     } catch {
         print("\(error)")
