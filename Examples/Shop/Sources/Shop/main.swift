@@ -6,7 +6,7 @@ import ShopAnalytics
 // with the TypeScript and Kotlin clients' (WireCalls.swift), then exit.
 if let flag = CommandLine.arguments.firstIndex(of: "--wire-calls") {
     guard flag + 1 < CommandLine.arguments.count, let endpoint = URL(string: CommandLine.arguments[flag + 1]) else {
-        print("usage: Shop --wire-calls <http://127.0.0.1:PORT/v1/batch>")
+        print("usage: Shop --wire-calls <http://127.0.0.1:PORT/v1/batch> [--snake-case]")
         exit(64)
     }
     exit(await sendWireCalls(to: endpoint, snakeCase: CommandLine.arguments.contains("--snake-case")))
