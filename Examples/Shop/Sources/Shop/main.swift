@@ -2,6 +2,16 @@ import AnnaDestinations
 import Foundation
 import ShopAnalytics
 
+// `--wire-calls <url> [--snake-case]`: only the calls scripts/check-one-wire.py compares
+// with the TypeScript and Kotlin clients' (WireCalls.swift), then exit.
+if let flag = CommandLine.arguments.firstIndex(of: "--wire-calls") {
+    guard flag + 1 < CommandLine.arguments.count, let endpoint = URL(string: CommandLine.arguments[flag + 1]) else {
+        print("usage: Shop --wire-calls <http://127.0.0.1:PORT/v1/batch> [--snake-case]")
+        exit(64)
+    }
+    exit(await sendWireCalls(to: endpoint, snakeCase: CommandLine.arguments.contains("--snake-case")))
+}
+
 // A shopping session, reported through the factories generated from shop.anna.yml.
 // Every call is type-checked: a misspelt event, a missing parameter or a wrong
 // enum case does not compile.

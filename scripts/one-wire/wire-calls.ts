@@ -1,0 +1,90 @@
+// The calls of the Shop example's `--wire-calls` mode (Examples/Shop/Sources/Shop/WireCalls.swift),
+// made through the TypeScript that `anna generate --language typescript` writes for shop.anna.yml,
+// and posted by a minimal client of Segment's HTTP Tracking API of its own, with Node's fetch.
+// scripts/check-one-wire.py compiles it with `tsc --strict` and compares what reaches `anna inspect`.
+import { AnnaClient, ShopAnalytics } from "./shop.anna";
+
+declare const process: { argv: string[]; exitCode: number | undefined };
+declare const console: { log(line: string): void; error(line: string): void };
+declare function fetch(url: string, init: { method: string; headers: { [name: string]: string }; body: string }):
+  Promise<{ status: number; text(): Promise<string> }>;
+declare function btoa(text: string): string;
+
+/** Queues Segment calls and posts them as one batch, as analytics-node does with `flushAt`. */
+class SegmentHTTPClient implements AnnaClient {
+  private readonly queue: { [key: string]: unknown }[] = [];
+  private userId: string | undefined;
+  private sequence = 0;
+
+  constructor(private readonly endpoint: string, private readonly writeKey: string, private readonly anonymousId: string) {}
+
+  track(event: string, properties: { [key: string]: unknown }): void {
+    this.enqueue({ type: "track", event: event, properties: properties });
+  }
+  identify(userId: string | undefined, traits: { [key: string]: unknown }): void {
+    if (userId !== undefined) this.userId = userId;
+    this.enqueue({ type: "identify", traits: traits });
+  }
+  page(name: string, properties: { [key: string]: unknown }): void {
+    this.enqueue({ type: "page", name: name, properties: properties });
+  }
+  group(groupId: string, traits: { [key: string]: unknown }): void {
+    this.enqueue({ type: "group", groupId: groupId, traits: traits });
+  }
+
+  private enqueue(call: { [key: string]: unknown }): void {
+    this.sequence += 1;
+    call["messageId"] = "node-" + this.sequence;
+    call["timestamp"] = new Date().toISOString();
+    call["anonymousId"] = this.anonymousId;
+    if (this.userId !== undefined) call["userId"] = this.userId;
+    call["context"] = { library: { name: "one-wire-node", version: "1" } };
+    this.queue.push(call);
+  }
+
+  async flush(): Promise<void> {
+    const batch = this.queue.splice(0, this.queue.length);
+    const response = await fetch(this.endpoint, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Authorization": "Basic " + btoa(this.writeKey + ":") },
+      body: JSON.stringify({ batch: batch, sentAt: new Date().toISOString() }),
+    });
+    const answer = await response.text();
+    if (response.status !== 200) throw new Error(this.endpoint + " answered " + response.status + ": " + answer);
+  }
+}
+
+async function main(): Promise<void> {
+  const endpoint = process.argv[2];
+  if (endpoint === undefined) throw new Error("usage: node wire-calls.js http://127.0.0.1:PORT/v1/batch");
+  const client = new SegmentHTTPClient(endpoint, "shop-write-key", "node-wire");
+  const shop = new ShopAnalytics(client);
+  shop.orderPlaced({
+    orderID: "o-1", total: 19.5, method: "apple pay", itemCount: 3, placedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, 123)),
+    items: [
+      { itemID: "sku-1", itemName: "Dune", itemCategory: "home and garden", price: 9.75, quantity: 2 },
+      { itemID: "sku-2", itemName: "Jazz record", itemCategory: "music", price: 5, quantity: 1 },
+    ],
+    giftMessage: "for you",
+  });
+  shop.productAddedToCart({ productID: "sku-2", quantity: 1, price: 5, coupon: "SPRING24" });
+  shop.productAddedToCart({ productID: "sku-3", quantity: 1, price: 5 });
+  shop.searchPerformed({ query: "dune", resultCount: 3, category: "books" });
+  shop.checkoutStarted({ itemCount: 3, total: 24.5, delivery: "express" });
+  shop.reviewSubmitted({ productID: "sku-1", rating: 5, hasPhoto: false });
+  shop.promoBannerTapped({ campaign: "spring", link: "https://example.com/spring?a=1" });
+  shop.screens.productDetail({ productID: "sku-1" });
+  shop.identify("customer-42", { email: "a@example.com", loyaltyTier: "gold" });
+  shop.setGlobals({ theme: "dark", experiment: "b" });
+  shop.homeViewed();
+  shop.screens.cart();
+  shop.setGlobals({ experiment: null });
+  shop.appOpened();
+  await client.flush();
+  console.log("wire calls to " + endpoint + ": delivered");
+}
+
+main().catch((error: unknown) => {
+  console.error(String(error));
+  process.exitCode = 1;
+});
