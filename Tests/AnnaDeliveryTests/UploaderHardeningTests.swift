@@ -64,8 +64,10 @@ final class Done: Sendable {
     @Test func noRequestCarriesPurgedEventsAfterPurgeReturns() async throws {
         let collector = try LoopbackCollector()
         defer { collector.stop() }
-        // Every request waits half a second after arriving; batches over 2 events get 413.
-        try await collector.control(["default": ["stall": 0.5], "maxEvents": 2])
+        // Every request waits two seconds after arriving (so the purge below comes while the
+        // first is in flight, even on a loaded machine: with half a second, two split
+        // halves were sometimes delivered first); batches over 2 events get 413.
+        try await collector.control(["default": ["stall": 2.0], "maxEvents": 2])
         let provider = try DurableProvider(
             endpoint: collector.endpoint, writeKey: "test-key", storage: .memory(limit: 1 << 20), configuration: .test())
         let purged = envelopes(0..<8)
@@ -81,7 +83,7 @@ final class Done: Sendable {
         let purgeReturned = Date().timeIntervalSince1970
         #expect(await eventually { flushed.isSet })
         // Long enough for the halves of the split batch to have gone out.
-        try await Task.sleep(for: .seconds(2))
+        try await Task.sleep(for: .seconds(5))
         let purgedIDs = Set(purged.map { $0.messageID.uuidString.lowercased() })
         let late = try await collector.accepted().arrivals.filter { arrival in
             arrival.time > purgeReturned && arrival.messageIDs.contains { purgedIDs.contains($0) }

@@ -56,7 +56,8 @@ struct InspectorPageTests {
         // arrived, so the dump shows what came through the stream.
         let (browser, out) = try Browser.start(["--dump-dom", inspector.address.absoluteString + "/#wait=5"])
         var connected = false
-        for _ in 0..<600 where !connected {
+        // Up to a minute: Chromium took over 30 s to start on a loaded two-core machine.
+        for _ in 0..<1200 where !connected {
             let totals = try await inspector.state()["totals"] as? [String: Any]
             connected = (totals?["liveClients"] as? Int ?? 0) >= 1
             if !connected { try await Task.sleep(for: .milliseconds(50)) }
