@@ -144,7 +144,7 @@ import Testing
         let provider = try DurableProvider(
             endpoint: URL(string: "http://127.0.0.1:9/v1/batch")!, writeKey: "k", storage: .directory(directory.url),
             configuration: .init(flushAt: 1_000_000, flushInterval: .seconds(3600)))
-        for round in 0..<150 {
+        for round in 0..<50 {
             await withTaskGroup(of: Void.self) { group in
                 if round % 2 == 0 {
                     group.addTask { await provider.suspend() }
