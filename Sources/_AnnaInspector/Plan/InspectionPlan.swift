@@ -81,20 +81,9 @@ package struct InspectionPlan: Sendable {
     package private(set) var files: [String] = []
 
     /// How names reach the collector: as the spec writes them, or mapped as a
-    /// provider's mapper maps them.
-    package enum Naming: String, Sendable, CaseIterable {
-        /// The spec's names (no mapper).
-        case spec
-        /// `SnakeCaseEventMapper`'s names: events, screens and every property key, at every depth.
-        case snakeCase = "snake_case"
-
-        package func callAsFunction(_ name: String) -> String {
-            switch self {
-            case .spec: name
-            case .snakeCase: SnakeCase.convert(name)
-            }
-        }
-    }
+    /// provider's mapper maps them; the same choice, by the same rule, as the
+    /// generated TypeScript and Kotlin clients make.
+    package typealias Naming = WireNaming
 
     /// Indexes validated specs.
     /// - Parameter naming: How the client names what the specs declare.
