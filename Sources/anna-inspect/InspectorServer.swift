@@ -281,17 +281,22 @@ final class InspectorHTTPHandler: ChannelInboundHandler, RemovableChannelHandler
         server.streams.add(context.channel)
     }
 
-    /// `/api/wait?calls=N`: answers once N calls or refused requests were recorded
-    /// (or after 20 seconds), then half a second later, so a page's stream has them.
+    /// `/api/wait?calls=N&seconds=S`: answers once N calls or refused requests were
+    /// recorded (or after S seconds, 20 unless given, at most 600), then half a second later, so a page's stream has them.
     /// Lets a headless browser's `--dump-dom` wait for live arrivals.
     private func wait(_ context: ChannelHandlerContext, query: String, keepAlive: Bool) {
-        let wanted = query.split(separator: "&").compactMap { pair -> Int? in
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            return parts.count == 2 && parts[0] == "calls" ? Int(parts[1]) : nil
-        }.first ?? 0
+        func number(_ name: String) -> Int? {
+            query.split(separator: "&").compactMap { pair -> Int? in
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                return parts.count == 2 && parts[0] == name ? Int(parts[1]) : nil
+            }.first
+        }
+        let wanted = number("calls") ?? 0
+        // 20 seconds unless `seconds` says otherwise, at most ten minutes.
+        let seconds = min(max(number("seconds") ?? 20, 0), 600)
         let inspector = server.inspector
         let channel = context.channel
-        let deadline = NIODeadline.now() + .seconds(20)
+        let deadline = NIODeadline.now() + .seconds(Int64(seconds))
         @Sendable func poll() {
             let totals = inspector.log.totals
             if totals.calls + totals.rejectedRequests >= wanted || NIODeadline.now() > deadline {

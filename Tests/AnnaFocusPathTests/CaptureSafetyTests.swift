@@ -24,7 +24,7 @@ final class CallLog: @unchecked Sendable {
 /// record each fact once: the rules of ``Anna/DelegateHooks``,
 /// ``Anna/ControlActionRule``, ``Anna/ScreenPresentations`` and the first-responder
 /// rule, shared by AnnaUIKit's hooks and the headless tree.
-@Suite(.timeLimit(.minutes(1))) struct CaptureSafetyTests {
+@Suite(.timeLimit(.minutes(10))) struct CaptureSafetyTests {
     typealias Seen = ScenarioTests
 
     // MARK: Delegates

@@ -33,7 +33,7 @@ final class FormScreen: HeadlessScreen, AnalyzableObject {
 /// Every capture rule, driven through the headless tree that shares the capture core
 /// with the UIKit hooks and SwiftUI modifiers: each scenario asserts the focus path and
 /// what a task reports.
-@Suite(.timeLimit(.minutes(1))) struct CaptureScenarioTests {
+@Suite(.timeLimit(.minutes(10))) struct CaptureScenarioTests {
     typealias Seen = ScenarioTests
 
     /// Reports `seen` for every event matching one of `patterns`.
@@ -285,7 +285,7 @@ final class FormScreen: HeadlessScreen, AnalyzableObject {
 
 /// The SwiftUI modifiers' core: scopes handed down the environment, driven here as the
 /// modifiers drive them.
-@Suite(.timeLimit(.minutes(1))) struct AnalyzerScopeTests {
+@Suite(.timeLimit(.minutes(10))) struct AnalyzerScopeTests {
     typealias Seen = ScenarioTests
 
     @Test func forEachRowsGetIndexesAndAPushLandsUnderTheTappedRow() async {

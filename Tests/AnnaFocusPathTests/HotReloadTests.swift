@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Tasks reloaded from a spec file edited on disk while a headless scenario runs.
-@Suite(.timeLimit(.minutes(1))) struct HotReloadTests {
+@Suite(.timeLimit(.minutes(10))) struct HotReloadTests {
     static let spec = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "live-tasks.anna.yml")
 
     /// The scenario: a row under a list under a screen, and its tap.

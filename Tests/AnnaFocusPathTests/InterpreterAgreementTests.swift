@@ -8,7 +8,7 @@ import Testing
 /// into this target, run on the same headless scenarios through the build plugin's
 /// `TaskSet` and through `TaskInterpreter` with the same spec's `TaskDescription`s,
 /// reports the same events and the same errors.
-@Suite(.timeLimit(.minutes(1))) struct InterpreterAgreementTests {
+@Suite(.timeLimit(.minutes(10))) struct InterpreterAgreementTests {
     /// Every spec of this target that has tasks: its compiled tasks, its tasks as data
     /// and its catalog.
     static let specs: [(name: String, compiled: TaskSet, descriptions: [TaskDescription], catalog: EventCatalog)] = [

@@ -5,7 +5,7 @@ import Testing
 
 /// The seed README's example end to end: tasks from master-detail.anna.yml, generated
 /// by the build plugin, fire along the focus path and reach the delegate and the service.
-@Suite(.timeLimit(.minutes(1))) struct MasterDetailTests {
+@Suite(.timeLimit(.minutes(10))) struct MasterDetailTests {
     @Test func selectingARowAndTappingTheDetailButtonReportsAlongTheFocusPath() async throws {
         let app = App()
         let (master, navigation) = app.showMaster(rows: ["Fruit", "Bread", "Cheese"])

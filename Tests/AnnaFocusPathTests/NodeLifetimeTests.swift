@@ -5,7 +5,7 @@ import Testing
 
 /// Nodes do not grow without bound: an analyzer that goes away frees its node, and
 /// rows a reused cell left are kept up to a bound.
-@Suite(.timeLimit(.minutes(1))) struct NodeLifetimeTests {
+@Suite(.timeLimit(.minutes(10))) struct NodeLifetimeTests {
     /// Nodes in the snapshot whose tag starts with `name`.
     static func count(_ name: String, in manager: Manager) -> Int {
         manager.snapshot().split(separator: "\n").filter { $0.drop { $0 == " " }.hasPrefix("<\(name) id=") }.count

@@ -6,7 +6,7 @@ import Testing
 
 /// What a node keeps, now that it keeps it small: the latest event inline, the rest
 /// in one box made on demand, rows in a table of their own.
-@Suite(.timeLimit(.minutes(1))) struct NodeStateTests {
+@Suite(.timeLimit(.minutes(10))) struct NodeStateTests {
     @Test func theFirstAppearanceSurvivesDisappearingAndAppearingAgain() {
         let clock = TestClock()
         let manager = Manager(service: nil, clock: clock.now)

@@ -23,7 +23,7 @@ extension Manager {
 
 /// Anna's own test scenarios, ported to the headless responder tree, with tasks
 /// written in Swift.
-@Suite(.timeLimit(.minutes(1))) struct ScenarioTests {
+@Suite(.timeLimit(.minutes(10))) struct ScenarioTests {
     /// Reports `seen(path:event:index:)` for every event matching `pattern`.
     static func trace(_ manager: Manager, _ pattern: String) {
         manager.match(pattern) { node in
@@ -325,7 +325,7 @@ extension Manager {
 
 /// Tasks that match the same event run in registration order, and a task may record
 /// on an analyzer itself (the manager's lock is re-entrant).
-@Suite(.timeLimit(.minutes(1))) struct TaskOrderTests {
+@Suite(.timeLimit(.minutes(10))) struct TaskOrderTests {
     @Test func matchingTasksRunInRegistrationOrderAndMayRecordAgain() async {
         let app = App(tasks: [])
         let screen = NamedScreen("home")
@@ -345,7 +345,7 @@ extension Manager {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct NamingTests {
+@Suite(.timeLimit(.minutes(10))) struct NamingTests {
     @Test func aSuperAnalyzersKeyWinsOverAStandaloneName() {
         let app = App(tasks: [])
         let screen = NamedScreen("home")

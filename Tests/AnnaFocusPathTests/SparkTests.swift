@@ -15,7 +15,7 @@ final class SparkLog: @unchecked Sendable {
 
 /// SparkChamber's platform-neutral cases: triggers, single fire, several events on
 /// one object, time on screen.
-@Suite(.timeLimit(.minutes(1))) struct SparkTests {
+@Suite(.timeLimit(.minutes(10))) struct SparkTests {
     @Test func aSparkEventFiresOnItsTriggerOnly() async {
         let app = App(tasks: [])
         let log = SparkLog()
@@ -95,7 +95,7 @@ final class SparkLog: @unchecked Sendable {
 }
 
 /// Node state the seed README documents: visibility, first display, values.
-@Suite(.timeLimit(.minutes(1))) struct NodeTests {
+@Suite(.timeLimit(.minutes(10))) struct NodeTests {
     @Test func valuesFirstDisplayedByAppearingOrByUpdatingWhileVisible() async {
         let app = App(tasks: [])
         let screen = NamedScreen("product")
@@ -137,7 +137,7 @@ final class SparkLog: @unchecked Sendable {
 }
 
 /// `observe(_:for:named:)` with `@Observable` models.
-@MainActor @Suite(.timeLimit(.minutes(1))) struct ObservationTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct ObservationTests {
     @Observable final class Cart {
         var itemCount = 0
         var coupon: String?

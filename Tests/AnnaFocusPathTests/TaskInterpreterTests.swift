@@ -8,7 +8,7 @@ import Testing
 /// Tasks built at run time: every way a description can be wrong is refused whole,
 /// with every problem named, and the running tasks stay; a valid one replaces its
 /// set at once.
-@Suite(.timeLimit(.minutes(1))) struct TaskInterpreterTests {
+@Suite(.timeLimit(.minutes(10))) struct TaskInterpreterTests {
     func problems(_ descriptions: [TaskDescription]) -> [String] {
         do {
             _ = try TaskInterpreter.taskSet(named: "x", from: descriptions, catalog: .liveTasks)

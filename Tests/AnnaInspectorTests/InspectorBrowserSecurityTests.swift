@@ -6,7 +6,7 @@ import Testing
 /// What a web page in the same browser can do, in headless Chromium: a page from
 /// another origin (a second loopback server, on its own port) and a DNS-rebinding
 /// page (another name resolved to 127.0.0.1) cannot read what the inspector collected.
-@Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: Browser.path != nil, "chromium is not installed (apt-get install chromium); the inspector's browser security tests are skipped"))
+@Suite(.serialized, .timeLimit(.minutes(10)), .enabled(if: Browser.path != nil, "chromium is not installed (apt-get install chromium); the inspector's browser security tests are skipped"))
 struct InspectorBrowserSecurityTests {
     static let call = #"{"type":"track","event":"appOpened","messageId":"m","anonymousId":"secret-user@example.com"}"#
 

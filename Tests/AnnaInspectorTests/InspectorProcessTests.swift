@@ -10,7 +10,7 @@ import FoundationNetworking
 /// anna-inspect as a process: Anna's DurableProvider and a client written to
 /// Segment's API shape send to it over real HTTP; the CI gate's exit codes, reports
 /// and annotations; forwarding to a second loopback collector.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct InspectorProcessTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct InspectorProcessTests {
     static func temporary(_ name: String) -> String {
         FileManager.default.temporaryDirectory.appending(path: "anna-inspect-\(UUID().uuidString)-\(name)").path
     }

@@ -5,7 +5,7 @@ import Testing
 
 /// Loopback is not a boundary: anna-inspect as a process, asked over raw HTTP with the
 /// headers a DNS-rebinding page, another origin's page and a device would send.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct InspectorSecurityTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct InspectorSecurityTests {
     static let call = #"{"type":"track","event":"appOpened","messageId":"m","anonymousId":"secret-user@example.com"}"#
 
     @Test func aForeignHostIsRefusedEverywhereAndCounted() async throws {

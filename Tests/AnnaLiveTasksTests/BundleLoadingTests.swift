@@ -10,7 +10,7 @@ import Testing
 
 /// A signed bundle swaps a manager's tasks; every way a bundle can be wrong is refused
 /// with its own error and the old tasks stay.
-@Suite(.timeLimit(.minutes(1))) struct BundleLoadingTests {
+@Suite(.timeLimit(.minutes(10))) struct BundleLoadingTests {
     /// What `anna bundle Tests/AnnaLiveTasksTests/store.anna.yml` writes (AnnaToolTests
     /// checks the tool still writes exactly this).
     static let payload = try! Data(contentsOf: URL(fileURLWithPath: #filePath)

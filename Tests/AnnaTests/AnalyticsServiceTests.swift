@@ -3,7 +3,7 @@ import AnnaTesting
 import Foundation
 import Testing
 
-@Suite(.timeLimit(.minutes(3))) struct AnalyticsServiceTests {
+@Suite(.timeLimit(.minutes(10))) struct AnalyticsServiceTests {
     @Test func reportedEventsReachTheProviderInOrder() async {
         let recorder = RecordingProvider()
         let analytics = AnalyticsService(providers: [recorder], configuration: .test())

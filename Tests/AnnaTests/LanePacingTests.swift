@@ -19,7 +19,7 @@ import Testing
     /// With limits that hold everything, a busy provider keeps the burst in the
     /// intake: the pipeline hands its lane a bounded working set, then the rest once
     /// the provider goes on, all of it, in order.
-    @Test(.timeLimit(.minutes(2))) func aBurstWaitsInTheIntakeWhileTheLaneIsFull() async {
+    @Test(.timeLimit(.minutes(10))) func aBurstWaitsInTheIntakeWhileTheLaneIsFull() async {
         let provider = GatedRecordingProvider()
         let analytics = AnalyticsService(providers: [provider], configuration: .roomForAll(patience: 600_000_000_000))
         analytics.report(.categorySelected)
@@ -44,7 +44,7 @@ import Testing
 
     /// The pipeline waits only while every lane is full: a provider that hangs
     /// never holds back one that has room, however long the patience.
-    @Test(.timeLimit(.minutes(2))) func aFullLaneHoldsBackNoLaneWithRoom() async {
+    @Test(.timeLimit(.minutes(10))) func aFullLaneHoldsBackNoLaneWithRoom() async {
         let gate = GateProvider()
         let recorder = RecordingProvider()
         let analytics = AnalyticsService(
@@ -62,7 +62,7 @@ import Testing
 
     /// A lane whose provider hangs paces the pipeline for the patience only; then
     /// the burst goes on into its lane (whose limit holds all).
-    @Test(.timeLimit(.minutes(2))) func aHangingLaneStopsPacingAfterThePatience() async {
+    @Test(.timeLimit(.minutes(10))) func aHangingLaneStopsPacingAfterThePatience() async {
         let gate = GateProvider()
         let analytics = AnalyticsService(providers: [gate], configuration: .roomForAll(patience: 50_000_000))
         analytics.report(.categorySelected)

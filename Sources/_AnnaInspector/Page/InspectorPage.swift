@@ -177,7 +177,7 @@ fetch("/api/state").then((r) => r.json()).then((s) => {
   renderTotals(); renderTable(); renderCoverage(); applyFilters();
   add(pending); pending = [];
 });
-if (params.get("wait")) { const img = new Image(); img.src = "/api/wait?calls=" + encodeURIComponent(params.get("wait")); document.body.append(img); }
+if (params.get("wait")) { const img = new Image(); img.src = "/api/wait?calls=" + encodeURIComponent(params.get("wait")) + (params.get("seconds") ? "&seconds=" + encodeURIComponent(params.get("seconds")) : ""); document.body.append(img); }
 </script>
 </body>
 </html>
