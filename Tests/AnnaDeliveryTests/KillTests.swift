@@ -51,7 +51,7 @@ import Testing
             // the first write), on even trials from the first accepted event (while
             // writing and uploading), however slowly the machine starts processes.
             if trial.isMultiple(of: 2) {
-                _ = await eventually(within: 10) { child.lines.contains { $0.hasPrefix("persisted") } }
+                _ = await eventually(within: 60) { child.lines.contains { $0.hasPrefix("persisted") } }
             }
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...200)))
             child.kill()

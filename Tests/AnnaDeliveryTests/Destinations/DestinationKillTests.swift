@@ -24,7 +24,7 @@ import Testing
             try await collector.control(["default": ["status": trial % 5 == 4 ? 503 : 200]])
             let child = try ChildProcess(["vendor-report", vendor.rawValue, directory.url.path, collector.base.absoluteString, String(first)])
             if trial.isMultiple(of: 2) {
-                _ = await eventually(within: 10) { child.lines.contains { $0.hasPrefix("persisted") } }
+                _ = await eventually(within: 60) { child.lines.contains { $0.hasPrefix("persisted") } }
             }
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...200)))
             child.kill()
