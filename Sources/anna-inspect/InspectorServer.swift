@@ -285,12 +285,7 @@ final class InspectorHTTPHandler: ChannelInboundHandler, RemovableChannelHandler
     /// recorded (or after S seconds, 20 unless given, at most 600), then half a second later, so a page's stream has them.
     /// Lets a headless browser's `--dump-dom` wait for live arrivals.
     private func wait(_ context: ChannelHandlerContext, query: String, keepAlive: Bool) {
-        func number(_ name: String) -> Int? {
-            query.split(separator: "&").compactMap { pair -> Int? in
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                return parts.count == 2 && parts[0] == name ? Int(parts[1]) : nil
-            }.first
-        }
+        func number(_ name: String) -> Int? { AccessPolicy.queryValue(name, in: query).flatMap { Int($0) } }
         let wanted = number("calls") ?? 0
         // 20 seconds unless `seconds` says otherwise, at most ten minutes.
         let seconds = min(max(number("seconds") ?? 20, 0), 600)

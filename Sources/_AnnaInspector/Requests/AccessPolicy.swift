@@ -134,7 +134,8 @@ package struct AccessPolicy: Sendable {
                 + "or send Authorization: Bearer TOKEN", counted: false)
     }
 
-    static func queryValue(_ name: String, in query: String) -> String? {
+    /// The value of `name` in a query string (`a=1&b=2`), as written.
+    package static func queryValue(_ name: String, in query: String) -> String? {
         for pair in query.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1)
             if parts.count == 2, parts[0] == name { return String(parts[1]) }
