@@ -150,8 +150,8 @@ protocol DurableMetrics: AnalyticsProvider {
 
 extension DurableProvider: DurableMetrics {}
 
-/// Reports `make(n)` from `first` on, 30 before each pause of a millisecond or more
-/// (as fast as the pipeline takes them), and prints each new count of persisted events, until the test
+/// Reports `make(n)` from `first` on, three a millisecond (or as fast as the pipeline
+/// takes them, if slower), and prints each new count of persisted events, until the test
 /// kills the process.
 ///
 /// `reportWaitingForRoom`, not `report`: the test takes "persisted N" to mean events
@@ -161,9 +161,14 @@ extension DurableProvider: DurableMetrics {}
 func reportUntilKilled(to provider: any DurableMetrics, from first: Int, _ make: @escaping @Sendable (Int) -> AnalyticsEvent) -> Never {
     let analytics = AnalyticsService(providers: [provider])
     Task.detached {
+        let start = ContinuousClock.now
         var number = first
         while true {
-            for _ in 0..<30 {
+            // Three a millisecond since the start, however long each sleep lasts, and at
+            // most 30 at once after a stall: a faster child builds a backlog the last
+            // process cannot drain in its two minutes on a loaded machine.
+            let due = first + 3 * Int((ContinuousClock.now - start) / .milliseconds(1))
+            for _ in 0..<max(0, min(due - number, 30)) {
                 await analytics.reportWaitingForRoom(make(number))
                 number += 1
             }
