@@ -189,6 +189,53 @@ import Testing
         #expect(intake.lanesFreedRoom() == .none)
     }
 
+    /// An app's trickle (an event every second or two) wakes the loop once per event:
+    /// it parks at once after the work instead of lingering, which would wake its thread
+    /// a second time for nothing. Events that come faster find it lingering again.
+    @Test func aLoopWokenAfterALongParkDoesNotLingerAndOneWokenSoonDoes() {
+        var intake = launched()
+        var used: [Pipeline.Item] = []
+        let ms: UInt64 = 1_000_000
+        guard case .park = intake.looked(pacing: false, now: 1_000 * ms) else { Issue.record("did not park"); return }
+        // A trickle: woken two seconds after it parked.
+        for second: UInt64 in [3, 5, 7] {
+            #expect(report(&intake) == .taken(.signal), "every event of a trickle wakes the parked loop")
+            guard case .process = intake.looked(pacing: false, now: second * 1_000 * ms) else {
+                Issue.record("took nothing"); return
+            }
+            intake.processed(events: 1, bytes: 10, used: &used)
+            guard case .park = intake.looked(pacing: false, now: second * 1_000 * ms + 1) else {
+                Issue.record("lingered after a trickle's event"); return
+            }
+        }
+        // Faster than the horizon: woken 1 ms after it parked, it lingers after the work,
+        // and an event during the linger wakes nothing.
+        let parked = 7_000 * ms + 1
+        #expect(report(&intake) == .taken(.signal))
+        guard case .process = intake.looked(pacing: false, now: parked + ms) else { Issue.record("took nothing"); return }
+        intake.processed(events: 1, bytes: 10, used: &used)
+        guard case .linger = intake.looked(pacing: false, now: parked + ms + 10) else {
+            Issue.record("did not linger when events come every millisecond"); return
+        }
+        #expect(report(&intake) == .taken(.none), "a lingering loop takes the next event without a wake")
+        guard case .process = intake.looked(pacing: false, now: parked + 2 * ms) else { Issue.record("took nothing"); return }
+        intake.processed(events: 1, bytes: 10, used: &used)
+        guard case .linger = intake.looked(pacing: false, now: parked + 2 * ms + 10) else {
+            Issue.record("a busy loop stopped lingering"); return
+        }
+        guard case .park = intake.looked(pacing: false, now: parked + 4 * ms) else { Issue.record("did not park"); return }
+        // Exactly at the horizon it no longer lingers.
+        let last = parked + 4 * ms
+        #expect(report(&intake) == .taken(.signal))
+        guard case .process = intake.looked(pacing: false, now: last + Intake.lingerHorizon) else {
+            Issue.record("took nothing"); return
+        }
+        intake.processed(events: 1, bytes: 10, used: &used)
+        guard case .park = intake.looked(pacing: false, now: last + Intake.lingerHorizon + 1) else {
+            Issue.record("lingered after a park as long as the horizon"); return
+        }
+    }
+
     @Test func anItemSomeoneWaitsOnCutsALingerShortAndWakesAParkedLoop() {
         var intake = launched()
         guard case .park = intake.looked(pacing: false) else { Issue.record("did not park"); return }

@@ -4,7 +4,10 @@ extension DeliveryStorage {
     /// How a ``DurableProvider``'s queue writes, caps and reads its segments.
     public struct Configuration: Sendable {
         /// The longest an appended record waits in memory before the writer appends
-        /// it, with everything else waiting, and calls `fsync`. 50 ms by default.
+        /// it, with everything else waiting, and calls `fsync`. 50 ms by default. The
+        /// writer writes at most once per interval: a record appended when the last
+        /// write is older than this is written at once (a trickle's events, with no
+        /// timer to wake a thread for them); later ones wait for the interval's end.
         public var syncInterval: Duration
         /// The most bytes the segments may take; beyond it the oldest segment is
         /// deleted and its unacknowledged records counted (``DropReason/capacity``).

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 extension DurableQueue.Writer {
@@ -18,6 +19,7 @@ extension DurableQueue.Writer {
             state.bufferedCount = 0
             state.isScheduled = false
             state.isUrgent = false
+            state.lastWrite = DispatchTime.now().uptimeNanoseconds
             state.isFullReported = false
             let waiters = state.roomWaiters
             state.roomWaiters.removeAll()

@@ -194,6 +194,8 @@ import Foundation
     private struct Outcome {
         var taken = 0
         var delayed = false
+        /// When the writer last took the buffer (``BufferState/lastWrite``).
+        var lastWrite: UInt64 = 0
         var urgent = false
         var reportFull = false
     }
@@ -207,7 +209,7 @@ import Foundation
         state.isScheduled = true
         let urgent = state.buffer.count >= threshold && !state.isUrgent
         if urgent { state.isUrgent = true }
-        return Outcome(taken: count, delayed: delayed, urgent: urgent)
+        return Outcome(taken: count, delayed: delayed, lastWrite: state.lastWrite, urgent: urgent)
     }
 
     /// Counts refused records; the first refusal until the writer drains is reported.
@@ -229,8 +231,17 @@ import Foundation
         if outcome.urgent {
             ioQueue.async { [writer] in writer.operation { $0.writeBuffered() } }
         } else if outcome.delayed {
-            ioQueue.asyncAfter(deadline: .now() + configuration.syncInterval.dispatchInterval) { [writer] in
-                writer.operation { $0.writeBuffered() }
+            // A sync interval after the last write, at once when that has passed: a
+            // trickle's event is written as it comes, with no timer to wake a thread
+            // for it, and a stream is still written at most once per interval.
+            let interval = UInt64(clamping: configuration.syncInterval.saturatingNanoseconds)
+            let due = outcome.lastWrite.addingReportingOverflow(interval).overflow ? .max : outcome.lastWrite + interval
+            if outcome.lastWrite == 0 || due <= DispatchTime.now().uptimeNanoseconds {
+                ioQueue.async { [writer] in writer.operation { $0.writeBuffered() } }
+            } else {
+                ioQueue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: due)) { [writer] in
+                    writer.operation { $0.writeBuffered() }
+                }
             }
         }
     }
@@ -329,7 +340,7 @@ import Foundation
     /// - Throws: ``DurableStorageError`` (``DurableStorageError/isLockConflict``) when
     ///   another queue took the directory meanwhile; the queue stays released.
     public func reacquireLock() throws {
-        try ioQueue.sync { try writer.reacquire() }
+        try onWriter { try writer.reacquire() }
         ioQueue.async { [writer] in writer.operation { $0.writeBuffered() } }
     }
 
@@ -345,12 +356,12 @@ import Foundation
     // MARK: For the uploader, on its own thread
 
     func readNow(maxRecords: Int, maxBytes: Int) -> [Record] {
-        ioQueue.sync { writer.operation { $0.read(maxRecords: maxRecords, maxBytes: maxBytes) } }
+        onWriter { writer.operation { $0.read(maxRecords: maxRecords, maxBytes: maxBytes) } }
     }
 
     @discardableResult
     func acknowledgeNow(_ records: ArraySlice<Record>) -> Int {
-        ioQueue.sync { writer.operation { $0.acknowledge(records) } }
+        onWriter { writer.operation { $0.acknowledge(records) } }
     }
 
     /// Called on the writer's queue after each write with the backlog.
@@ -361,17 +372,31 @@ import Foundation
     /// The directory the queue writes to now (it moves when it reclaims a shared
     /// folder's queue); "memory" for memory. Not from the writer queue.
     var location: String {
-        ioQueue.sync { writer.location }
+        onWriter { writer.location }
     }
 
     /// The most bytes a single read held in memory.
     var largestRead: Int {
-        ioQueue.sync { writer.largestRead }
+        onWriter { writer.largestRead }
     }
 
     /// Writes what is buffered now and waits for it, from a thread that may block.
     func syncNow() {
-        ioQueue.sync { writer.operation { $0.writeBuffered() } }
+        onWriter { writer.operation { $0.writeBuffered() } }
+    }
+
+    /// The writer's serial queue, as a target for work that appends to this queue:
+    /// a provider's lane runs on it (``ProviderLane``), so the writer's work that an
+    /// append schedules runs on the lane's thread, after the lane's job, and no other
+    /// thread wakes for it.
+    package var writerQueue: DispatchQueue { ioQueue }
+
+    /// Runs `body` on the writer's queue and waits for it; at once when the caller
+    /// already runs there, or on a queue that targets it (a lane's), where `sync` would
+    /// wait for itself.
+    private func onWriter<T>(_ body: () throws -> T) rethrows -> T {
+        if DispatchQueue.getSpecific(key: onWriterQueue) != nil { return try body() }
+        return try ioQueue.sync(execute: body)
     }
 }
 
@@ -383,6 +408,9 @@ struct BufferState {
     var resolvedSequence: UInt64 = 0
     var isScheduled = false
     var isUrgent = false
+    /// When the writer last took the buffer (`DispatchTime` uptime nanoseconds): the
+    /// next write is due a sync interval after it, and at once when that has passed.
+    var lastWrite: UInt64 = 0
     /// A full buffer was reported; quiet until the writer drains it.
     var isFullReported = false
     var waiters: [(UInt64, CheckedContinuation<Void, Never>)] = []

@@ -13,7 +13,9 @@ import Foundation
 /// do an item someone waits on while it lingers, and a lane freeing room while it
 /// waits for the lanes. After a pass that found work it lingers (``Pipeline/lingerInterval``)
 /// so that events that keep coming find it awake; then it parks, and an idle service
-/// wakes nothing, with no timer.
+/// wakes nothing, with no timer. It lingers only while events come faster than
+/// ``lingerHorizon``: woken after a longer park (an app's usual trickle), it parks
+/// again at once, since a linger would only cost one more wake of its thread.
 struct Intake {
     /// The most items in one chunk the pipeline takes.
     static let chunkSize = IntakeBuffer.chunkSize
@@ -75,6 +77,11 @@ struct Intake {
     private(set) var loop = Loop.launching
     /// Whether the last look took items: the next empty look lingers instead of parking.
     private var tookWork = false
+    /// When the loop last parked (uptime nanoseconds, the looks' `now`).
+    private var parkedAt: UInt64 = 0
+    /// Whether the loop lingers after work: it came back from its last park within
+    /// ``lingerHorizon``, so the next item is likely to come within a linger.
+    private var lingers = true
     private(set) var counts = Counts()
     /// Overflow drops not yet given to the error handler; the loop reports them.
     private var unreportedOverflow = 0
@@ -205,17 +212,30 @@ struct Intake {
         buffer.prepend(items)
     }
 
+    /// A park longer than this ends the lingering: events come less often than about
+    /// every 10 ms, and a linger of ``Pipeline/lingerInterval`` would rarely find one.
+    static let lingerHorizon: UInt64 = 10_000_000
+
     /// The loop looks for work.
-    /// - Parameter pacing: Whether every lane is full of work and progressing (``LanePacing``).
-    mutating func looked(pacing: Bool) -> Next {
+    /// - Parameters:
+    ///   - pacing: Whether every lane is full of work and progressing (``LanePacing``).
+    ///   - now: Uptime in nanoseconds (`DispatchTime`'s), which only the linger reads.
+    mutating func looked(pacing: Bool, now: UInt64 = 0) -> Next {
+        if parkedAt > 0 {
+            // The first look after a park: how long it parked says whether to linger.
+            lingers = now < parkedAt || now - parkedAt < Self.lingerHorizon
+            parkedAt = 0
+        }
         guard !buffer.isEmpty else {
             if isClosed { return .exit }
-            if tookWork {
+            if tookWork && lingers {
                 tookWork = false
                 loop = .lingering
                 return .linger
             }
+            tookWork = false
             loop = .parked
+            parkedAt = max(now, 1)
             return .park
         }
         if pacing {

@@ -161,7 +161,7 @@ extension Pipeline.State {
 extension Pipeline {
     /// Writes the session's last activity, when there is a session.
     func writeSession(force: Bool, state: inout State) {
-        guard state.sessionID != 0, force || state.lastEventTime.timeIntervalSince(state.sessionWritten) >= Self.sessionWriteInterval
+        guard state.sessionID != 0, force || state.lastEventTime.timeIntervalSince(state.sessionWritten) >= sessionWriteInterval
         else { return }
         state.sessionWritten = state.lastEventTime
         persister.write(IdentityPatch(session: (state.sessionID, state.lastEventTime)))

@@ -89,7 +89,7 @@ extension Pipeline {
     private func drain() -> Intake.Next {
         while true {
             let pacing = lanesArePacing()
-            let (next, overflow) = intake.withLock { ($0.looked(pacing: pacing), $0.takeUnreportedOverflow()) }
+            let (next, overflow) = intake.withLock { ($0.looked(pacing: pacing, now: DispatchTime.now().uptimeNanoseconds), $0.takeUnreportedOverflow()) }
             if overflow > 0 { configuration.errorHandler?(.intakeOverflow(events: overflow)) }
             switch next {
             case .process(var used, let epoch):

@@ -38,6 +38,8 @@ final class Pipeline: Sendable {
     private let beforeStages: [any AnalyticsStage]
     private let enrichmentStages: [any AnalyticsStage]
     let sessionTimeout: TimeInterval
+    /// ``sessionWriteInterval(timeout:)`` of the configured timeout.
+    let sessionWriteInterval: TimeInterval
     let persister: IdentityPersister
 
     /// What `queue` owns: a pass takes it once (`state.withValue`), which checks the
@@ -80,6 +82,7 @@ final class Pipeline: Sendable {
         self.beforeStages = configuration.stages.filter { $0.phase == .before }
         self.enrichmentStages = configuration.stages.filter { $0.phase == .enrichment }
         self.sessionTimeout = configuration.sessionTimeout.timeInterval
+        self.sessionWriteInterval = Self.sessionWriteInterval(timeout: sessionTimeout)
     }
 
     /// Processes items in order, moving each out of `items` (which keeps its capacity
@@ -229,11 +232,18 @@ final class Pipeline: Sendable {
             state.sessionWritten = .distantPast
         }
         state.lastEventTime = max(state.lastEventTime, time)
-        if state.lastEventTime.timeIntervalSince(state.sessionWritten) >= Self.sessionWriteInterval { writeSession(force: true, state: &state) }
+        if state.lastEventTime.timeIntervalSince(state.sessionWritten) >= sessionWriteInterval { writeSession(force: true, state: &state) }
     }
 
-    /// How often the session's last activity is written while events flow.
-    static let sessionWriteInterval: TimeInterval = 5
+    /// How often the session's last activity is written while events flow: a
+    /// thirtieth of the session timeout, from 5 s to 60 s (60 s for the default 30
+    /// minutes). A crash loses at most that much of the session's last activity; a
+    /// flush, the move to the background and a shutdown write it at once. Each write
+    /// is a file replaced and synced, so a trickle of events does not pay one every
+    /// few events.
+    static func sessionWriteInterval(timeout: TimeInterval) -> TimeInterval {
+        min(60, max(5, timeout / 30))
+    }
 
     /// What an envelope carries before enrichment: no session, identity or context.
     private static let emptyOrigin = EnvelopeOrigin(

@@ -78,7 +78,11 @@ final class ProviderLane: @unchecked Sendable {
         self.errorHandler = errorHandler
         self.limit = limit
         self.room = room
-        let queue = DispatchQueue(label: "anna.provider.\(index).\(provider.name)")
+        // A provider whose deliveries end on a serial queue of its own has its lane
+        // run there: an event handed to a durable provider wakes one thread, which
+        // encodes it, appends it and writes it, instead of a thread for each step.
+        let queue = DispatchQueue(
+            label: "anna.provider.\(index).\(provider.name)", target: (provider as? any LaneTargeting)?.laneTarget)
         self.queue = queue
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
             executor = LaneExecutor(queue: queue)
@@ -334,6 +338,14 @@ final class ProviderLane: @unchecked Sendable {
         }
         return prepared
     }
+}
+
+/// A provider whose work ends on a serial dispatch queue of its own: its lane's
+/// queue targets that queue (``DurableProvider``: its queue's writer), so one thread
+/// runs the lane's job and the work the job schedules there.
+protocol LaneTargeting: AnalyticsProvider {
+    /// The queue the lane's queue targets.
+    var laneTarget: DispatchQueue { get }
 }
 
 /// Runs a lane's task on the lane's dispatch queue instead of the shared

@@ -65,9 +65,9 @@ final class BatchUploader: Sendable {
         thread.start()
     }
 
+    /// The queue persisted or dropped records: wakes the thread only when its wait changes.
     private func noteBacklog(_ count: Int) {
-        machine.withLock { $0.backlogChanged(count) }
-        wake.signal()
+        if machine.withLock({ $0.backlogChanged(count) }) { wake.signal() }
     }
 
     /// Feeds the machine a caller's input, performs what it returns, wakes the thread.

@@ -103,8 +103,17 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
     // MARK: Inputs
 
     /// The queue's persisted, unacknowledged count changed.
-    mutating func backlogChanged(_ count: Int) {
+    /// - Returns: Whether the driver must look again (``next(now:)``): only when the
+    ///   count crossed what a step depends on (none to some, ``Configuration/flushAt``,
+    ///   ``Configuration/maxBacklogOnExpensivePath`` on a costly path). A trickle of
+    ///   events in between wakes no thread: the driver's wait stays what it was.
+    @discardableResult
+    mutating func backlogChanged(_ count: Int) -> Bool {
+        let old = backlog
+        let wasHeld = isHeldByPath
         backlog = max(0, count)
+        return (old > 0) != (backlog > 0) || (old >= configuration.flushAt) != (backlog >= configuration.flushAt)
+            || wasHeld != isHeldByPath
     }
 
     /// Events from an earlier run wait: upload them at once.
