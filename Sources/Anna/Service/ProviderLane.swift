@@ -340,14 +340,6 @@ final class ProviderLane: @unchecked Sendable {
     }
 }
 
-/// A provider whose work ends on a serial dispatch queue of its own: its lane's
-/// queue targets that queue (``DurableProvider``: its queue's writer), so one thread
-/// runs the lane's job and the work the job schedules there.
-protocol LaneTargeting: AnalyticsProvider {
-    /// The queue the lane's queue targets.
-    var laneTarget: DispatchQueue { get }
-}
-
 /// Runs a lane's task on the lane's dispatch queue instead of the shared
 /// cooperative pool, so a provider that blocks blocks only its own thread.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
