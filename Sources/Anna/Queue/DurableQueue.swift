@@ -97,7 +97,8 @@ import Foundation
             configuration.maxBufferedBytes, configuration.maxRecordSize + RecordFraming.headerSize)
         self.configuration = configuration
         try store.acquireLock()
-        let state = LockedState(BufferState())
+        // The first write is due a sync interval after the queue opens, like every later one.
+        let state = LockedState(BufferState(lastWrite: DispatchTime.now().uptimeNanoseconds))
         self.state = state
         self.writer = Writer(
             store: store, configuration: configuration, clock: clock, location: location, state: state,
@@ -236,7 +237,7 @@ import Foundation
             // for it, and a stream is still written at most once per interval.
             let interval = UInt64(clamping: configuration.syncInterval.saturatingNanoseconds)
             let due = outcome.lastWrite.addingReportingOverflow(interval).overflow ? .max : outcome.lastWrite + interval
-            if outcome.lastWrite == 0 || due <= DispatchTime.now().uptimeNanoseconds {
+            if due <= DispatchTime.now().uptimeNanoseconds {
                 ioQueue.async { [writer] in writer.operation { $0.writeBuffered() } }
             } else {
                 ioQueue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: due)) { [writer] in
@@ -408,8 +409,9 @@ struct BufferState {
     var resolvedSequence: UInt64 = 0
     var isScheduled = false
     var isUrgent = false
-    /// When the writer last took the buffer (`DispatchTime` uptime nanoseconds): the
-    /// next write is due a sync interval after it, and at once when that has passed.
+    /// When the writer last took the buffer, or the queue opened (`DispatchTime` uptime
+    /// nanoseconds): the next write is due a sync interval after it, and at once when
+    /// that has passed.
     var lastWrite: UInt64 = 0
     /// A full buffer was reported; quiet until the writer drains it.
     var isFullReported = false
