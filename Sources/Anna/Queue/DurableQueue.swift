@@ -386,15 +386,9 @@ import Foundation
         onWriter { writer.operation { $0.writeBuffered() } }
     }
 
-    /// The writer's serial queue, as a target for work that appends to this queue:
-    /// a provider's lane runs on it (``ProviderLane``), so the writer's work that an
-    /// append schedules runs on the lane's thread, after the lane's job, and no other
-    /// thread wakes for it.
-    package var writerQueue: DispatchQueue { ioQueue }
-
     /// Runs `body` on the writer's queue and waits for it; at once when the caller
-    /// already runs there, or on a queue that targets it (a lane's), where `sync` would
-    /// wait for itself.
+    /// already runs there, or on a queue that targets it, where `sync` would wait for
+    /// itself.
     private func onWriter<T>(_ body: () throws -> T) rethrows -> T {
         if DispatchQueue.getSpecific(key: onWriterQueue) != nil { return try body() }
         return try ioQueue.sync(execute: body)

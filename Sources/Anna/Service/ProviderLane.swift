@@ -78,11 +78,7 @@ final class ProviderLane: @unchecked Sendable {
         self.errorHandler = errorHandler
         self.limit = limit
         self.room = room
-        // A provider whose deliveries end on a serial queue of its own has its lane
-        // run there: an event handed to a durable provider wakes one thread, which
-        // encodes it, appends it and writes it, instead of a thread for each step.
-        let queue = DispatchQueue(
-            label: "anna.provider.\(index).\(provider.name)", target: (provider as? any LaneTargeting)?.laneTarget)
+        let queue = DispatchQueue(label: "anna.provider.\(index).\(provider.name)")
         self.queue = queue
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
             executor = LaneExecutor(queue: queue)

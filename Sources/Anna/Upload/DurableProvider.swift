@@ -292,9 +292,3 @@ public final class DurableProvider: AnalyticsProvider {
     /// ``Metrics/dropped``: the service adds it to ``AnalyticsMetrics/lost``.
     public var droppedEvents: [DropReason: Int] { metrics.dropped }
 }
-
-extension DurableProvider: LaneTargeting {
-    /// The queue's writer: the lane's job appends, and the write it schedules runs after
-    /// it on the same thread.
-    var laneTarget: DispatchQueue { queue.writerQueue }
-}

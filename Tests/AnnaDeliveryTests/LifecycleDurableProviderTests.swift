@@ -3,11 +3,10 @@ import Testing
 
 @_spi(DurableQueue) @testable import Anna
 
-/// A durable provider's lane runs on its queue's writer queue (issue 41: one thread
-/// for an event's encoding, append and write). What the lane asks of the queue
-/// synchronously must then run in place: the app's lifecycle suspends and resumes the
-/// provider on its lane, and the resume retakes the queue's lock there.
-@Suite struct LaneOnWriterQueueTests {
+/// The app's lifecycle suspends and resumes a durable provider on its lane, through
+/// the service: the suspension releases the queue's lock, the resumption retakes it,
+/// and what was reported meanwhile is delivered in order.
+@Suite struct LifecycleDurableProviderTests {
     @Test func theAppsLifecycleSuspendsAndResumesADurableProviderOnItsLane() async throws {
         let collector = try LoopbackCollector()
         defer { collector.stop() }
