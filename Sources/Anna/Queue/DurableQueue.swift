@@ -341,7 +341,7 @@ import Foundation
     /// - Throws: ``DurableStorageError`` (``DurableStorageError/isLockConflict``) when
     ///   another queue took the directory meanwhile; the queue stays released.
     public func reacquireLock() throws {
-        try onWriter { try writer.reacquire() }
+        try ioQueue.sync { try writer.reacquire() }
         ioQueue.async { [writer] in writer.operation { $0.writeBuffered() } }
     }
 
@@ -357,12 +357,12 @@ import Foundation
     // MARK: For the uploader, on its own thread
 
     func readNow(maxRecords: Int, maxBytes: Int) -> [Record] {
-        onWriter { writer.operation { $0.read(maxRecords: maxRecords, maxBytes: maxBytes) } }
+        ioQueue.sync { writer.operation { $0.read(maxRecords: maxRecords, maxBytes: maxBytes) } }
     }
 
     @discardableResult
     func acknowledgeNow(_ records: ArraySlice<Record>) -> Int {
-        onWriter { writer.operation { $0.acknowledge(records) } }
+        ioQueue.sync { writer.operation { $0.acknowledge(records) } }
     }
 
     /// Called on the writer's queue after each write with the backlog.
@@ -373,25 +373,17 @@ import Foundation
     /// The directory the queue writes to now (it moves when it reclaims a shared
     /// folder's queue); "memory" for memory. Not from the writer queue.
     var location: String {
-        onWriter { writer.location }
+        ioQueue.sync { writer.location }
     }
 
     /// The most bytes a single read held in memory.
     var largestRead: Int {
-        onWriter { writer.largestRead }
+        ioQueue.sync { writer.largestRead }
     }
 
     /// Writes what is buffered now and waits for it, from a thread that may block.
     func syncNow() {
-        onWriter { writer.operation { $0.writeBuffered() } }
-    }
-
-    /// Runs `body` on the writer's queue and waits for it; at once when the caller
-    /// already runs there, or on a queue that targets it, where `sync` would wait for
-    /// itself.
-    private func onWriter<T>(_ body: () throws -> T) rethrows -> T {
-        if DispatchQueue.getSpecific(key: onWriterQueue) != nil { return try body() }
-        return try ioQueue.sync(execute: body)
+        ioQueue.sync { writer.operation { $0.writeBuffered() } }
     }
 }
 
