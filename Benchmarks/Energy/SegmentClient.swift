@@ -36,7 +36,26 @@ func makeClient(endpoint: URL, directory: URL) -> any EnergyClient {
             // The batch to the collector's path; settings and the rest to the collector too (it answers 404).
             let path = request.url?.path == "/v1/b" ? "/v1/batch" : request.url?.path ?? "/"
             request.url = URL(string: path, relativeTo: endpoint)?.absoluteURL
+            // Segment's SDK sends its write key in the body; the collector checks the
+            // Authorization header Segment's HTTP API also accepts (and answers 401
+            // without it, which made the SDK retry every batch).
+            request.setValue("Basic " + Data("test-key:".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
             return request
         }
-    return SegmentClient(analytics: Analytics(configuration: configuration))
+    let analytics = Analytics(configuration: configuration)
+    analytics.add(plugin: LowercaseMessageID())
+    return SegmentClient(analytics: analytics)
+}
+
+/// The collector takes lowercase UUIDs as message ids (Anna's); Segment's are uppercase,
+/// which its API accepts. Without this the collector answers 400 to every batch.
+final class LowercaseMessageID: EventPlugin {
+    let type = PluginType.enrichment
+    weak var analytics: Analytics?
+
+    func execute<T: RawEvent>(event: T?) -> T? {
+        guard var event else { return nil }
+        event.messageId = event.messageId?.lowercased()
+        return event
+    }
 }

@@ -36,7 +36,6 @@ let endpoint = URL(string: "http://127.0.0.1:\(port)/v1/batch")!
 let directory = URL(fileURLWithPath: arguments[3])
 let client: (any EnergyClient)? = arguments[1] == "none" ? nil : makeClient(endpoint: endpoint, directory: directory)
 
-let done = DispatchSemaphore(value: 0)
 Task {
     await client?.started()
     var reported = 0
@@ -75,6 +74,8 @@ Task {
     print(#"{"client": "\#(arguments[1])", "phase": "\#(arguments[4]) \#(arguments[5]) \#(arguments[6])", "#
         + #""reported": \#(reported), "switches": \#(after.switches - before.switches), "#
         + #""cpuMs": \#((after.cpuMicroseconds - before.cpuMicroseconds) / 1000)}"#)
-    done.signal()
+    exit(0)
 }
-done.wait()
+// The main queue runs, as in an app: an SDK may schedule work on it (Segment's
+// analytics-swift resumes its event processing there after its settings check).
+dispatchMain()
