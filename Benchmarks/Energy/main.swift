@@ -77,5 +77,6 @@ Task {
     exit(0)
 }
 // The main queue runs, as in an app: an SDK may schedule work on it (Segment's
-// analytics-swift resumes its event processing there after its settings check).
+// analytics-swift learns it is running through a state subscription delivered
+// there, and holds every event in memory until then).
 dispatchMain()
