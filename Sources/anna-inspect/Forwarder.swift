@@ -1,5 +1,6 @@
 #if Inspector
 import Foundation
+import NIOConcurrencyHelpers
 import _AnnaInspector
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -18,11 +19,10 @@ final class Forwarder: Sendable {
 
     private let continuation: AsyncStream<Relayed>.Continuation
     private let sender: Task<Void, Never>
-    private let counters = Counters()
+    private let counters = NIOLockedValueBox(Counts())
 
-    /// Counts kept behind a lock; read at the end.
-    private final class Counters: @unchecked Sendable {  // every field is guarded by `lock`
-        let lock = NSLock()
+    /// What happened to the requests so far; read at the end.
+    private struct Counts {
         var forwarded = 0
         var failed = 0
         var dropped = 0
@@ -49,7 +49,7 @@ final class Forwarder: Sendable {
                 } catch {
                     ok = false
                 }
-                counters.lock.withLock { if ok { counters.forwarded += 1 } else { counters.failed += 1 } }
+                counters.withLockedValue { if ok { $0.forwarded += 1 } else { $0.failed += 1 } }
             }
         }
     }
@@ -57,13 +57,13 @@ final class Forwarder: Sendable {
     /// Queues a request; never waits.
     func relay(_ request: Relayed) {
         if case .dropped = continuation.yield(request) {
-            counters.lock.withLock { counters.dropped += 1 }
+            counters.withLockedValue { $0.dropped += 1 }
         }
     }
 
     /// The counts so far.
     var counts: (forwarded: Int, failed: Int, dropped: Int) {
-        counters.lock.withLock { (counters.forwarded, counters.failed, counters.dropped) }
+        counters.withLockedValue { ($0.forwarded, $0.failed, $0.dropped) }
     }
 
     /// Stops taking requests, sends what is queued for at most `grace` seconds (an
@@ -72,30 +72,22 @@ final class Forwarder: Sendable {
         continuation.finish()
         let sender = sender
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let once = ResumeOnce(done)
-            Task { await sender.value; once.resume() }
-            Task { try? await Task.sleep(for: .seconds(grace)); once.resume() }
+            // Whichever task gets there first resumes `done`; the other finds nil.
+            let once = NIOLockedValueBox<CheckedContinuation<Void, Never>?>(done)
+            let resumeOnce: @Sendable () -> Void = {
+                once.withLockedValue { pending in
+                    defer { pending = nil }
+                    return pending
+                }?.resume()
+            }
+            Task { await sender.value; resumeOnce() }
+            Task { try? await Task.sleep(for: .seconds(grace)); resumeOnce() }
         }
         sender.cancel()
-        return counters.lock.withLock {
-            InspectionReport.Forwarding(target: target, forwarded: counters.forwarded, failed: counters.failed, dropped: counters.dropped)
+        return counters.withLockedValue {
+            InspectionReport.Forwarding(target: target, forwarded: $0.forwarded, failed: $0.failed, dropped: $0.dropped)
         }
     }
 }
 
-/// Resumes a continuation once, whichever of several tasks gets there first.
-private final class ResumeOnce: @unchecked Sendable {  // `continuation` is guarded by `lock`
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Void, Never>?
-
-    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
-
-    func resume() {
-        let pending = lock.withLock { () -> CheckedContinuation<Void, Never>? in
-            defer { continuation = nil }
-            return continuation
-        }
-        pending?.resume()
-    }
-}
 #endif
