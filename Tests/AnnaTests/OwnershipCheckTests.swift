@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 
-@testable import Anna
+@_spi(DurableQueue) @testable import Anna
 @testable import AnnaFocusPaths
 
 /// The ownership checks of debug builds (issue 22): state a queue owns, read off that
@@ -57,6 +57,20 @@ import Testing
                 intake: LockedState(Intake(grantedConsent: [], limit: configuration.intakeLimit)), room: RoomSignal())
             var items: [Pipeline.Item] = [.event(AnalyticsEvent(name: "e"), Date(), size: 10)]
             _ = pipeline.process(&items, epoch: 0)
+        }
+    }
+
+    /// A durable queue's disk side is checked in its storage too (issue 41): releasing
+    /// the lock, or any other pass, run off the queue's writer queue stops. Before, the
+    /// writer checked three entry points, and `release()` reached through none of them.
+    @Test func theDurableQueuesWriterTouchedOffItsQueueTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let queue = try DurableQueue(store: MemorySegmentStore(), configuration: .init(), errorHandler: nil)
+            queue.writer.withValue { $0.release() }
+        }
+        await #expect(processExitsWith: .failure) {
+            let queue = try DurableQueue(store: MemorySegmentStore(), configuration: .init(), errorHandler: nil)
+            _ = queue.writer.withValue { $0.ensureReady() }
         }
     }
 

@@ -13,7 +13,7 @@ extension DurableQueue.Writer {
     /// it back when the policy gave it up, waiting a brief conflict out, moving to
     /// another queue of a shared folder after a long one. `false` when the disk cannot
     /// be used now.
-    func holdLock() -> Bool {
+    mutating func holdLock() -> Bool {
         switch lock.operationStarting() {
         case .proceed: return true
         case .unavailable: return false
@@ -52,7 +52,7 @@ extension DurableQueue.Writer {
 
     /// After a disk operation: gives the lock up when the policy says so. The age
     /// stamps are saved first when due; every descriptor is closed.
-    func finishOperation() {
+    mutating func finishOperation() {
         guard lock.shouldRelease() else { return }
         if storage == .ready { saveStampsIfDue(now: clock.now()) }
         store.releaseLock()
@@ -74,11 +74,17 @@ extension DurableQueue.Writer {
 }
 
 extension DurableQueue.Writer {
-    /// Runs one disk operation of the queue's (on its writer queue), then gives the lock
-    /// up if the policy says so.
-    func operation<Result>(_ body: (DurableQueue.Writer) -> Result) -> Result {
-        assertOnQueue()
+    /// Runs one disk operation of the queue's, then gives the lock up if the policy says so.
+    mutating func operation<Result>(_ body: (inout DurableQueue.Writer) -> Result) -> Result {
         defer { finishOperation() }
-        return body(self)
+        return body(&self)
+    }
+}
+
+extension QueueBound where Value == DurableQueue.Writer {
+    /// Runs one disk operation of the queue's on its writer queue (checked once, in
+    /// debug builds), then gives the lock up if the policy says so.
+    func operation<Result>(_ body: (inout DurableQueue.Writer) -> Result) -> Result {
+        withValue { $0.operation(body) }
     }
 }

@@ -4,7 +4,7 @@ extension DurableQueue.Writer {
     /// Reads the oldest unacknowledged records from the segments, a chunk at a time.
     /// Stops before a segment that cannot be read yet (trying it again first), so that
     /// nothing after it is acknowledged and the cursor never passes it.
-    func read(maxRecords: Int, maxBytes: Int) -> [DurableQueue.Record] {
+    mutating func read(maxRecords: Int, maxBytes: Int) -> [DurableQueue.Record] {
         guard ensureReady() else { return [] }
         dropExpired(now: clock.now())
         var records: [DurableQueue.Record] = []
@@ -74,7 +74,7 @@ extension DurableQueue.Writer {
     ///   records a cap dropped in the meantime were counted there already.
     ///   Records read from another store (the queue moved since) or that another
     ///   process acknowledged meanwhile (adopted) are not counted, nor acknowledged again.
-    func acknowledge(_ records: ArraySlice<DurableQueue.Record>) -> Int {
+    mutating func acknowledge(_ records: ArraySlice<DurableQueue.Record>) -> Int {
         guard let last = records.last, ensureReady(), last.generation == generation else { return 0 }
         let before = cursor
         var counted = 0

@@ -1,15 +1,11 @@
 import Foundation
 
 extension DurableQueue {
-    /// The queue's disk side.
-    ///
-    /// Every method runs on the queue's serial writer queue (`ioQueue`), which is
-    /// what makes `@unchecked Sendable` sound: all its `var`s have one thread at a
-    /// time. It shares only `state` (behind its lock) with `append` callers. Debug
-    /// builds check the queue once per operation (``operation(_:)``, `reacquire()`,
-    /// `close()`), as swift-nio's `preconditionInEventLoop` does.
-    // @unchecked: its `var`s are touched only on `queue`, checked in debug builds.
-    final class Writer: @unchecked Sendable {
+    /// The queue's disk side: a value that the queue's serial writer queue (`ioQueue`)
+    /// owns, kept in a ``QueueBound``, so the ownership is checked in the storage (once
+    /// per pass, in debug builds) and not at each entry, as swift-nio's `NIOLoopBound`
+    /// does. It shares only `state` (behind its lock) with `append` callers.
+    struct Writer {
         struct Segment {
             let id: UInt64
             var size: Int
@@ -61,8 +57,6 @@ extension DurableQueue {
         /// acknowledged in the current one.
         private(set) var generation: UInt64 = 0
         private let errorHandler: (@Sendable (DurableStorageError) -> Void)?
-        /// The serial queue that owns the writer's state.
-        let queue: DispatchQueue
         var storage = Storage.needsRecovery
         var segments: [Segment] = []
         var active: UInt64?
@@ -85,9 +79,8 @@ extension DurableQueue {
         init(
             store: any SegmentStore, configuration: Configuration, clock: QueueClock, location: String,
             state: LockedState<BufferState>, reclaim: (@Sendable () throws -> any SegmentStore)? = nil,
-            errorHandler: (@Sendable (DurableStorageError) -> Void)?, queue: DispatchQueue
+            errorHandler: (@Sendable (DurableStorageError) -> Void)?
         ) {
-            self.queue = queue
             self.store = store
             self.reclaim = reclaim
             lock = QueueLockStateMachine(policy: configuration.lockPolicy)
@@ -98,21 +91,13 @@ extension DurableQueue {
             self.errorHandler = errorHandler
         }
 
-        /// Checks, in debug builds, that the caller runs on `queue`.
-        @inline(__always)
-        func assertOnQueue() {
-            #if DEBUG
-            dispatchPrecondition(condition: .onQueue(queue))
-            #endif
-        }
-
         func reportError(_ error: any Error) {
             if let error = error as? DurableStorageError { errorHandler?(error) }
         }
 
         /// Takes the lock if the policy gave it up, then recovers if needed; `false`
         /// when the storage cannot be used now.
-        func ensureReady() -> Bool {
+        mutating func ensureReady() -> Bool {
             guard holdLock() else { return false }
             switch storage {
             case .ready: return true
@@ -126,7 +111,7 @@ extension DurableQueue {
 
         /// Lists and scans every segment; keeps intact unacknowledged records and
         /// unreadable segments, deletes what is fully acknowledged, counts what it skipped.
-        func recover() {
+        mutating func recover() {
             // Read anew after a reacquisition: segments this run wrote stay its own.
             let accepted = Dictionary(segments.map { ($0.id, $0.accepted) }, uniquingKeysWith: +)
             segments.removeAll()
@@ -188,7 +173,7 @@ extension DurableQueue {
 
         /// Reads an unread segment whole and counts its records; on failure it stays
         /// unread, reported once.
-        func scan(_ segment: inout Segment, into found: inout Found) {
+        mutating func scan(_ segment: inout Segment, into found: inout Found) {
             let bytes: [UInt8]
             do { bytes = try store.contents(of: segment.id) } catch {
                 if reportedUnreadable.insert(segment.id).inserted { reportError(error) }
@@ -207,7 +192,7 @@ extension DurableQueue {
 
         /// Tries again to read the unread segment at `index` (after a later unlock of
         /// the device, say). `false` when it is still unreadable.
-        func retryUnread(at index: Int) -> Bool {
+        mutating func retryUnread(at index: Int) -> Bool {
             var segment = segments[index]
             var found = Found()
             scan(&segment, into: &found)
@@ -237,7 +222,7 @@ extension DurableQueue {
 
         /// Saves each segment's newest stamp and the clocks (not durably: a lost
         /// file only makes segments younger at the next open).
-        func saveStamps(now: Int64) {
+        mutating func saveStamps(now: Int64) {
             let stamps = Stamps(
                 queueTime: now, wallTime: clock.source.wallNanoseconds(),
                 segments: Dictionary(segments.map { ($0.id, $0.newest) }, uniquingKeysWith: max))
@@ -245,14 +230,13 @@ extension DurableQueue {
             stampsSavedAt = now
         }
 
-        func saveStampsIfDue(now: Int64) {
+        mutating func saveStampsIfDue(now: Int64) {
             if now &- stampsSavedAt >= Self.stampsInterval { saveStamps(now: now) }
         }
 
         /// Writes what is buffered, saves the stamps, closes every descriptor and
         /// gives the lock up. Later appends stay buffered.
-        func release() {
-            assertOnQueue()
+        mutating func release() {
             guard lock.isActive else { return }
             if ensureReady() {
                 writeBuffered()
@@ -267,8 +251,7 @@ extension DurableQueue {
         /// which another process may have changed meanwhile. When another queue took
         /// the store meanwhile and the queue can `reclaim`, it moves to a store of its
         /// own: what it buffered is written there.
-        func reacquire() throws {
-            assertOnQueue()
+        mutating func reacquire() throws {
             guard lock.shouldResume() else { return }
             do {
                 try store.acquireLock()
@@ -281,7 +264,7 @@ extension DurableQueue {
         }
 
         /// Moves to a store of its own, locked, when the current one is taken.
-        func moveToReclaimedStore() throws {
+        mutating func moveToReclaimedStore() throws {
             guard let reclaim else { return }
             let claimed = try reclaim()
             store.releaseLock()
@@ -294,8 +277,7 @@ extension DurableQueue {
         }
 
         /// The queue is being deallocated: write, save, unlock.
-        func close() {
-            assertOnQueue()
+        mutating func close() {
             release()
             lock.close()
         }

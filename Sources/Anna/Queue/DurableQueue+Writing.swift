@@ -6,7 +6,7 @@ extension DurableQueue.Writer {
 
     /// Appends what is buffered to the active segment and syncs it. While the lock
     /// is released it leaves the buffer alone; on unlisted storage it refuses it.
-    func writeBuffered() {
+    mutating func writeBuffered() {
         guard lock.isActive else { return }
         let ready = ensureReady()
         // Moved out, not copied: a copy left in `spare` would make the buffer's storage
@@ -66,7 +66,7 @@ extension DurableQueue.Writer {
         return max(configuration.segmentSize - segment.size, 1)
     }
 
-    private func write(_ bytes: ArraySlice<UInt8>, records: Int, now: Int64) throws {
+    private mutating func write(_ bytes: ArraySlice<UInt8>, records: Int, now: Int64) throws {
         if let id = active, let index = segments.lastIndex(where: { $0.id == id }),
             segments[index].size >= configuration.segmentSize
         {
@@ -94,7 +94,7 @@ extension DurableQueue.Writer {
 
     /// Creates the next segment with a number no file has (`O_EXCL`: a file the
     /// listing missed is skipped, never written over) and makes its name durable.
-    private func createSegment(now: Int64) throws {
+    private mutating func createSegment(now: Int64) throws {
         var id = nextID
         var attempt = 0
         while true {
@@ -140,20 +140,20 @@ extension DurableQueue.Writer {
 
     // MARK: Caps
 
-    func dropExpired(now: Int64) {
+    mutating func dropExpired(now: Int64) {
         let maxAge = configuration.maxAge.saturatingNanoseconds
         while let oldest = segments.first, now &- oldest.newest > maxAge {
             drop(at: 0, reason: .age)
         }
     }
 
-    func dropForCapacity(adding count: Int) {
+    mutating func dropForCapacity(adding count: Int) {
         while storedBytes + count > configuration.maxBytes, !segments.isEmpty {
             drop(at: 0, reason: .capacity)
         }
     }
 
-    private func drop(at index: Int, reason: DurableQueue.DropReason) {
+    private mutating func drop(at index: Int, reason: DurableQueue.DropReason) {
         let segment = segments.remove(at: index)
         if segment.id == active { active = nil }
         try? store.remove(segment.id)
@@ -178,7 +178,7 @@ extension DurableQueue.Writer {
     /// Deletes every record, buffered or stored, and counts them. On storage that
     /// cannot be used now it empties the buffer and purges the disk at the next
     /// recovery, before anything appended later is written.
-    func purge() {
+    mutating func purge() {
         let (sequence, roomWaiters) = state.withLock { state in
             let count = state.bufferedCount
             state.buffer.removeAll(keepingCapacity: true)
@@ -200,7 +200,7 @@ extension DurableQueue.Writer {
     /// Deletes every segment durably: the cursor moves past every segment and is
     /// synced with the directory before the segments go, and the deletions are synced
     /// after, so that no purged record comes back after a power loss.
-    func purgeStorage() {
+    mutating func purgeStorage() {
         purgePending = false
         let stored = segments.reduce(0) { $0 + $1.unacknowledged }
         let accepted = segments.reduce(0) { $0 + min($1.accepted, $1.unacknowledged) }

@@ -38,7 +38,8 @@ import Foundation
 
     let configuration: Configuration
     private let state: LockedState<BufferState>
-    private let writer: Writer
+    /// The disk side, owned by `ioQueue` (checked in its storage in debug builds).
+    let writer: QueueBound<Writer>
     private let ioQueue = DispatchQueue(label: "anna.durable-queue", qos: .utility)
     /// Set on `ioQueue`, so that `deinit` knows whether it runs there.
     private let onWriterQueue = DispatchSpecificKey<Void>()
@@ -100,9 +101,11 @@ import Foundation
         // The first write is due a sync interval after the queue opens, like every later one.
         let state = LockedState(BufferState(lastWrite: DispatchTime.now().uptimeNanoseconds))
         self.state = state
-        self.writer = Writer(
-            store: store, configuration: configuration, clock: clock, location: location, state: state,
-            reclaim: reclaim, errorHandler: errorHandler, queue: ioQueue)
+        self.writer = QueueBound(
+            Writer(
+                store: store, configuration: configuration, clock: clock, location: location, state: state,
+                reclaim: reclaim, errorHandler: errorHandler),
+            on: ioQueue)
         ioQueue.setSpecific(key: onWriterQueue, value: ())
         ioQueue.async { [writer] in writer.operation { _ = $0.ensureReady() } }
     }
@@ -111,9 +114,9 @@ import Foundation
     /// returning: a queue opened next on the directory finds it free.
     deinit {
         if DispatchQueue.getSpecific(key: onWriterQueue) != nil {
-            writer.close()
+            writer.withValue { $0.close() }
         } else {
-            ioQueue.sync { writer.close() }
+            ioQueue.sync { writer.withValue { $0.close() } }
         }
     }
 
@@ -226,7 +229,7 @@ import Foundation
             // The error handler runs on the writer's queue, never on the caller's thread.
             // The writer is already due: at the write threshold or the sync interval.
             ioQueue.async { [writer] in
-                writer.reportError(DurableStorageError(operation: "buffering", path: writer.location, code: ENOBUFS))
+                writer.withValue { $0.reportError(DurableStorageError(operation: "buffering", path: $0.location, code: ENOBUFS)) }
             }
         }
         if outcome.urgent {
@@ -327,7 +330,7 @@ import Foundation
     public func releaseLock() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             ioQueue.async { [writer] in
-                writer.release()
+                writer.withValue { $0.release() }
                 continuation.resume()
             }
         }
@@ -341,7 +344,7 @@ import Foundation
     /// - Throws: ``DurableStorageError`` (``DurableStorageError/isLockConflict``) when
     ///   another queue took the directory meanwhile; the queue stays released.
     public func reacquireLock() throws {
-        try ioQueue.sync { try writer.reacquire() }
+        try ioQueue.sync { try writer.withValue { try $0.reacquire() } }
         ioQueue.async { [writer] in writer.operation { $0.writeBuffered() } }
     }
 
@@ -373,12 +376,12 @@ import Foundation
     /// The directory the queue writes to now (it moves when it reclaims a shared
     /// folder's queue); "memory" for memory. Not from the writer queue.
     var location: String {
-        ioQueue.sync { writer.location }
+        ioQueue.sync { writer.withValue { $0.location } }
     }
 
     /// The most bytes a single read held in memory.
     var largestRead: Int {
-        ioQueue.sync { writer.largestRead }
+        ioQueue.sync { writer.withValue { $0.largestRead } }
     }
 
     /// Writes what is buffered now and waits for it, from a thread that may block.

@@ -294,8 +294,15 @@ final class ProviderLane: @unchecked Sendable {
             if batches.count == 1 { return batches[0] }
             return Array(batches.joined())
         }
-        // `naming` belongs to the lane's one running task (`markRunning` lets one start).
-        assert(state.withLock { $0.isRunning }, "a lane's naming state touched outside its task")
+        // `naming` belongs to the lane's one running task (`markRunning` lets one start),
+        // which runs on the lane's queue wherever a task can prefer an executor.
+        #if DEBUG
+        if executor != nil {
+            dispatchPrecondition(condition: .onQueue(queue))
+        } else {
+            assert(state.withLock { $0.isRunning }, "a lane's naming state touched outside its task")
+        }
+        #endif
         // Moved out of the lane for the loop, so each event does not go through the class's access checks.
         var naming = LaneNaming(mapper: nil, profile: nil)
         swap(&naming, &self.naming)
