@@ -39,7 +39,7 @@ struct UIKitBackgroundWindow: BackgroundWindow {
         named name: String, _ work: @escaping @Sendable () async -> Void, expired: @escaping @Sendable () -> Void
     ) {
         guard let application = UIApplication.sharedIfApp else {
-            Task.detached { await work() }
+            startOffThePool(label: "anna.background-window", work)
             return
         }
         let ledger = Ledger()
@@ -52,7 +52,7 @@ struct UIKitBackgroundWindow: BackgroundWindow {
         if let identifier = ledger.state.began(identifier), identifier != .invalid {
             application.endBackgroundTask(identifier)
         }
-        Task.detached {
+        startOffThePool(label: "anna.background-window") {
             await work()
             await MainActor.run {
                 if let identifier = ledger.state.workFinished(), identifier != .invalid {

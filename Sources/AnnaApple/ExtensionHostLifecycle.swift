@@ -41,7 +41,7 @@ struct ExpiringActivityWindow: BackgroundWindow {
                 done.signal()
                 return
             }
-            Task.detached {
+            startOffThePool(label: "anna.background-window") {
                 await work()
                 done.signal()
             }

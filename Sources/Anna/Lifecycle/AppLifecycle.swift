@@ -35,11 +35,13 @@ package struct UnlimitedBackgroundWindow: BackgroundWindow {
     /// Creates a window.
     package init() {}
 
-    /// Runs `work` in a task; `expired` is never called.
+    /// Runs `work` in a task; `expired` is never called. Where a task can prefer an
+    /// executor (Linux, iOS and tvOS 18, macOS 15) the task runs on a queue of its own,
+    /// not the cooperative pool (``startOffThePool(label:_:)``).
     package func run(
         named name: String, _ work: @escaping @Sendable () async -> Void, expired: @escaping @Sendable () -> Void
     ) {
-        Task { await work() }
+        startOffThePool(label: "anna.background-window", work)
     }
 }
 

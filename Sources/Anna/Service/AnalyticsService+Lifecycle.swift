@@ -34,11 +34,10 @@ extension AnalyticsService {
                 // Queued on the lanes now, so that everything handed to them later follows the resumption.
                 sendToProviders(.resume, then: nil)
             case .flushBeforeTermination:
+                // Waited for on the caller's thread, through the service's queues only:
+                // no step waits for a thread of the cooperative pool.
                 let done = DispatchSemaphore(value: 0)
-                Task {
-                    await self.flush()
-                    done.signal()
-                }
+                flushAndWrite { done.signal() }
                 _ = done.wait(timeout: .now() + configuration.terminationFlushTimeout.dispatchInterval)
             }
         }
@@ -48,8 +47,13 @@ extension AnalyticsService {
         let window = configuration.lifecycle?.backgroundWindow ?? UnlimitedBackgroundWindow()
         window.run(named: "Anna: delivering analytics events") { [weak self] in
             guard let self else { return }
-            await self.flush()
-            await self.transition(.backgroundFlushFinished(generation: generation))
+            // The window's task only waits: the steps run one after another on the
+            // pipeline's, the lanes' and the persister's queues, so none waits for a
+            // thread of the cooperative pool, which the app's own tasks may hold when it
+            // goes to the background.
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                self.flushInBackground(generation: generation) { continuation.resume() }
+            }
         } expired: { [weak self] in
             // Out of time: release what providers hold now rather than be suspended
             // holding it. The platform ends the window as soon as this returns, so wait
@@ -64,14 +68,26 @@ extension AnalyticsService {
         }
     }
 
-    /// Feeds the machine an input from background work and waits until the providers
-    /// did what it decided (suspension is the only effect such inputs have).
-    private func transition(_ input: LifecycleStateMachine.Input) async {
-        let effects = lifecycleState.withLock { $0.machine.handle(input) }
-        guard effects.contains(.suspendProviders) else { return perform(effects) }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            sendToProviders(.suspend) { continuation.resume() }
+    /// The background flush: delivers what was reported (each lane drains and flushes
+    /// its provider), waits for the identity's writes, then tells the machine the flush
+    /// finished and, when it says so, suspends every provider (a durable one releases its
+    /// queue's lock). `done` runs after the last step, on the queue that took it.
+    private func flushInBackground(generation: Int, then done: @escaping @Sendable () -> Void) {
+        flushAndWrite { [self] in
+            let effects = lifecycleState.withLock { $0.machine.handle(.backgroundFlushFinished(generation: generation)) }
+            guard effects.contains(.suspendProviders) else {
+                perform(effects)
+                return done()
+            }
+            sendToProviders(.suspend, then: done)
         }
+    }
+
+    /// ``flush()`` without a task: every lane drains and flushes its provider, then the
+    /// identity's queued writes finish; `done` runs after, on the persister's queue.
+    func flushAndWrite(then done: @escaping @Sendable () -> Void) {
+        let barrier = Barrier(parties: max(lanes.count, 1)) { [persister] in persister.afterWrites(done) }
+        enqueueControl(.drain(barrier, shutsDown: false))
     }
 
     /// Queues `suspend` or `resume` on every lane, after what it was handed before;

@@ -152,10 +152,8 @@ public final class AnalyticsService: Sendable {
     /// Also waits until the identity store holds every change made before the call.
     public func flush() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let barrier = Barrier(parties: max(lanes.count, 1)) { continuation.resume() }
-            enqueueControl(.drain(barrier, shutsDown: false))
+            flushAndWrite { continuation.resume() }
         }
-        await persister.waitUntilWritten()
     }
 
     /// Stops taking events, delivers what was reported, and shuts every provider down.

@@ -81,7 +81,7 @@ final class ProviderLane: @unchecked Sendable {
         let queue = DispatchQueue(label: "anna.provider.\(index).\(provider.name)")
         self.queue = queue
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-            executor = LaneExecutor(queue: queue)
+            executor = QueueExecutor(queue: queue)
         } else {
             executor = nil
         }
@@ -178,7 +178,7 @@ final class ProviderLane: @unchecked Sendable {
     }
 
     private func startTask() {
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let executor = executor as? LaneExecutor {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let executor = executor as? QueueExecutor {
             Task(executorPreference: executor) { await self.run() }
         } else {
             Task.detached { await self.run() }
@@ -340,22 +340,6 @@ final class ProviderLane: @unchecked Sendable {
             }
         }
         return prepared
-    }
-}
-
-/// Runs a lane's task on the lane's dispatch queue instead of the shared
-/// cooperative pool, so a provider that blocks blocks only its own thread.
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-final class LaneExecutor: TaskExecutor, Sendable {
-    private let queue: DispatchQueue
-
-    init(queue: DispatchQueue) {
-        self.queue = queue
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
 

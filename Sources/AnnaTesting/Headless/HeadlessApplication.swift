@@ -41,7 +41,8 @@ public final class HeadlessBackgroundWindow: BackgroundWindow {
     /// How many windows were expired by ``expire()``.
     public var expiredCount: Int { state.withLock { $0.expired } }
 
-    /// Starts a window: runs `work` in a task and ends the window when it returns.
+    /// Starts a window: runs `work` in a task, off the cooperative pool where the system
+    /// allows (as the platform windows do), and ends the window when it returns.
     public func run(
         named name: String, _ work: @escaping @Sendable () async -> Void, expired: @escaping @Sendable () -> Void
     ) {
@@ -50,7 +51,7 @@ public final class HeadlessBackgroundWindow: BackgroundWindow {
             state.running[state.started] = expired
             return state.started
         }
-        Task {
+        startOffThePool(label: "anna.headless-background-window") {
             await work()
             self.end(id)
         }

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+@_spi(DurableQueue) @testable import Anna
+
+/// The app's lifecycle suspends and resumes a durable provider on its lane, through
+/// the service: the suspension releases the queue's lock, the resumption retakes it,
+/// and what was reported meanwhile is delivered in order.
+@Suite struct LifecycleDurableProviderTests {
+    @Test func theAppsLifecycleSuspendsAndResumesADurableProviderOnItsLane() async throws {
+        let collector = try LoopbackCollector()
+        defer { collector.stop() }
+        let folder = TemporaryDirectory()
+        defer { folder.remove() }
+        let queue = folder.url.appendingPathComponent("queue")
+        let http = try DurableProvider(
+            endpoint: collector.endpoint, writeKey: "test-key", storage: .directory(queue), configuration: .test())
+        let lifecycle = AppLifecycle()
+        let analytics = AnalyticsService(providers: [http], configuration: .init(
+            storageDirectory: folder.url.appendingPathComponent("state"), lifecycle: lifecycle))
+        analytics.report(AnalyticsEvent(name: "Before"))
+        lifecycle.send(.background)
+        let lock = queue.appendingPathComponent("lock").path
+        #expect(await eventually(within: 120) { SharedStorageTests.isFree(lock) }, "suspended: the queue's lock is released")
+
+        analytics.report(AnalyticsEvent(name: "While Suspended"))
+        lifecycle.send(.foreground)
+        analytics.report(AnalyticsEvent(name: "After"))
+        // A flush follows the resumption on the lane; while suspended it would deliver nothing.
+        await analytics.flush()
+        #expect(!SharedStorageTests.isFree(lock), "resumed: the lane took the lock back")
+        let names = try await collector.accepted().events.map(\.name)
+        #expect(names == ["Before", "While Suspended", "After"])
+        #expect(http.metrics.backlog == 0)
+        await analytics.shutdown()
+    }
+}
+
+/// The move to the background releases the queue's lock while every thread of Swift's
+/// cooperative pool is blocked, as an app's own blocking work can hold them: the
+/// background flush and the suspension run on the service's queues, the window's task
+/// on a queue of its own. Before, the flush ran in a task on the pool and waited for it.
+@Suite struct BackgroundFlushWithoutThePoolTests {
+    @Test func theQueueIsReleasedWhileThePoolIsBlocked() async throws {
+        let collector = try LoopbackCollector()
+        defer { collector.stop() }
+        let folder = TemporaryDirectory()
+        defer { folder.remove() }
+        let queue = folder.url.appendingPathComponent("queue")
+        let http = try DurableProvider(
+            endpoint: collector.endpoint, writeKey: "test-key", storage: .directory(queue), configuration: .test())
+        let lifecycle = AppLifecycle()
+        let analytics = AnalyticsService(providers: [http], configuration: .init(
+            storageDirectory: folder.url.appendingPathComponent("state"), lifecycle: lifecycle))
+        analytics.report(AnalyticsEvent(name: "Before"))
+        await analytics.flush()
+        let lock = queue.appendingPathComponent("lock").path
+        #expect(!SharedStorageTests.isFree(lock))
+
+        let outcome = await PoolBlocker.run { filled in
+            guard filled else { return (filled: false, released: false) }
+            lifecycle.send(.background)
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline, !SharedStorageTests.isFree(lock) { usleep(5_000) }
+            return (filled: true, released: SharedStorageTests.isFree(lock))
+        }
+        #expect(outcome.filled, "every thread of the pool was blocked by the test")
+        #expect(outcome.released, "the queue's lock was released while the pool was blocked")
+
+        lifecycle.send(.foreground)
+        analytics.report(AnalyticsEvent(name: "After"))
+        await analytics.flush()
+        #expect(try await collector.accepted().events.map(\.name) == ["Before", "After"])
+        await analytics.shutdown()
+    }
+}
+
+/// Blocks every thread of the cooperative pool while `body` runs on a thread of its own.
+enum PoolBlocker {
+    /// Starts one blocking task per thread of the pool and waits (at most 60 s: other
+    /// tests may hold threads meanwhile) until all of them run; then runs `body` with
+    /// whether they all did, and lets them go.
+    static func run<Result: Sendable>(_ body: @escaping @Sendable (_ filled: Bool) -> Result) async -> Result {
+        await withCheckedContinuation { continuation in
+            let thread = Thread {
+                let width = ProcessInfo.processInfo.activeProcessorCount
+                let running = DispatchSemaphore(value: 0)
+                let gate = DispatchSemaphore(value: 0)
+                for _ in 0..<width {
+                    Task.detached {
+                        running.signal()
+                        _ = gate.wait(timeout: .now() + 90)
+                    }
+                }
+                var filled = true
+                for _ in 0..<width where running.wait(timeout: .now() + 60) == .timedOut { filled = false }
+                let result = body(filled)
+                for _ in 0..<width { gate.signal() }
+                continuation.resume(returning: result)
+            }
+            thread.name = "anna-test-pool-blocker"
+            thread.start()
+        }
+    }
+}
