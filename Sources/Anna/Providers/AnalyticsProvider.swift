@@ -1,9 +1,10 @@
 /// A destination for analytics events: an SDK adapter, a log, an HTTP collector.
 ///
 /// The service gives every provider its own serial lane: batches arrive in the order
-/// events were reported, one call at a time, on a thread of the provider's own, so a
-/// provider that is slow, throws or blocks delays no other provider and makes no
-/// other provider lose events.
+/// events were reported, one call at a time, on a queue of the provider's own (on
+/// iOS and tvOS 18, macOS 15 and Linux; earlier systems run it on Swift's shared
+/// pool, see <doc:Limits>), so a provider that is slow, throws or blocks delays no
+/// other provider and makes no other provider lose events.
 ///
 /// ```swift
 /// final class FirebaseProvider: AnalyticsProvider {
