@@ -8,19 +8,12 @@ import Testing
 /// and what was reported meanwhile is delivered in order.
 @Suite struct LifecycleDurableProviderTests {
     @Test func theAppsLifecycleSuspendsAndResumesADurableProviderOnItsLane() async throws {
-        let collector = try LoopbackCollector()
-        defer { collector.stop() }
-        let folder = TemporaryDirectory()
-        defer { folder.remove() }
-        let queue = folder.url.appendingPathComponent("queue")
-        let http = try DurableProvider(
-            endpoint: collector.endpoint, writeKey: "test-key", storage: .directory(queue), configuration: .test())
-        let lifecycle = AppLifecycle()
-        let analytics = AnalyticsService(providers: [http], configuration: .init(
-            storageDirectory: folder.url.appendingPathComponent("state"), lifecycle: lifecycle))
+        let app = try LifecycleApp()
+        defer { app.remove() }
+        let (collector, http, lifecycle, analytics) = (app.collector, app.http, app.lifecycle, app.analytics)
         analytics.report(AnalyticsEvent(name: "Before"))
         lifecycle.send(.background)
-        let lock = queue.appendingPathComponent("lock").path
+        let lock = app.lock
         #expect(await eventually(within: 120) { SharedStorageTests.isFree(lock) }, "suspended: the queue's lock is released")
 
         analytics.report(AnalyticsEvent(name: "While Suspended"))
@@ -42,19 +35,12 @@ import Testing
 /// on a queue of its own. Before, the flush ran in a task on the pool and waited for it.
 @Suite struct BackgroundFlushWithoutThePoolTests {
     @Test func theQueueIsReleasedWhileThePoolIsBlocked() async throws {
-        let collector = try LoopbackCollector()
-        defer { collector.stop() }
-        let folder = TemporaryDirectory()
-        defer { folder.remove() }
-        let queue = folder.url.appendingPathComponent("queue")
-        let http = try DurableProvider(
-            endpoint: collector.endpoint, writeKey: "test-key", storage: .directory(queue), configuration: .test())
-        let lifecycle = AppLifecycle()
-        let analytics = AnalyticsService(providers: [http], configuration: .init(
-            storageDirectory: folder.url.appendingPathComponent("state"), lifecycle: lifecycle))
+        let app = try LifecycleApp()
+        defer { app.remove() }
+        let (collector, lifecycle, analytics) = (app.collector, app.lifecycle, app.analytics)
         analytics.report(AnalyticsEvent(name: "Before"))
         await analytics.flush()
-        let lock = queue.appendingPathComponent("lock").path
+        let lock = app.lock
         #expect(!SharedStorageTests.isFree(lock))
 
         let outcome = await PoolBlocker.run { filled in
@@ -101,5 +87,31 @@ enum PoolBlocker {
             thread.name = "anna-test-pool-blocker"
             thread.start()
         }
+    }
+}
+
+/// A service with one durable provider on a loopback collector, following a lifecycle
+/// the test drives.
+struct LifecycleApp {
+    let collector: LoopbackCollector
+    let folder = TemporaryDirectory()
+    let http: DurableProvider
+    let lifecycle = AppLifecycle()
+    let analytics: AnalyticsService
+    /// The durable queue's lock file.
+    var lock: String { folder.url.appendingPathComponent("queue/lock").path }
+
+    init() throws {
+        collector = try LoopbackCollector()
+        http = try DurableProvider(
+            endpoint: collector.endpoint, writeKey: "test-key",
+            storage: .directory(folder.url.appendingPathComponent("queue")), configuration: .test())
+        analytics = AnalyticsService(providers: [http], configuration: .init(
+            storageDirectory: folder.url.appendingPathComponent("state"), lifecycle: lifecycle))
+    }
+
+    func remove() {
+        collector.stop()
+        folder.remove()
     }
 }
