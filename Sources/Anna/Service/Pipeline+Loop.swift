@@ -37,7 +37,9 @@ extension Pipeline {
     /// from this thread, which waits between steps as the intake said.
     private func run() {
         queue.sync { launch() }
-        var wait = Intake.Next.linger
+        // It looks at once after the launch: what was reported or asked meanwhile (a
+        // flush, say) waits for no linger, which would cost a new service 2 ms.
+        var wait = Intake.Next.process([], epoch: 0)
         while true {
             switch wait {
             case .park:
