@@ -16,7 +16,7 @@ import Testing
         #expect(machine.next(now: start).isRead)
         _ = machine.batchRead(count: 4, now: start)
         #expect(machine.next(now: start) == .send(0..<4))
-        let started = machine.requestStarting(7)
+        let started = machine.requestStarting(7, now: start)
         #expect(started)
         return machine
     }
@@ -29,7 +29,7 @@ import Testing
         #expect(machine.next(now: start).heldResuming == [40], "the purge goes on once no records are held")
         #expect(machine.flushRequested(2, now: start).isEmpty, "a flush during the purge waits for a round after it")
         #expect(machine.next(now: start).heldResuming == [], "still held")
-        let started = machine.requestStarting(8)
+        let started = machine.requestStarting(8, now: start)
         #expect(!started, "no request starts while held")
 
         machine.purgeEnded()
@@ -112,9 +112,10 @@ import Testing
     }
 
     /// Every order of stop, suspend, resume, purge (its start and end), flush and the
-    /// answer of the request in flight: no request starts and no batch is read while
-    /// held, a late answer acknowledges nothing after a hold began, the request in
-    /// flight is cancelled at most once, and every caller is resumed exactly once.
+    /// completion of the request in flight (URLSession's, delivered on its own queue
+    /// while the uploader thread waits): no request starts and no batch is read while
+    /// held, a completion after a hold began is ignored and acknowledges nothing, the
+    /// request in flight is cancelled at most once, and every caller is resumed exactly once.
     @Test func everyInterleavingOfHoldsStopsFlushesAndAnAnswerInFlight() {
         enum Event: CaseIterable { case stop, suspend, resume, purge, purgeEnd, flush, answer }
         var orders = 0
@@ -127,7 +128,6 @@ import Testing
             var resumed: [UInt64] = []
             var cancelled: [Int] = []
             var acknowledged = 0
-            var inRequest = true
             var holdBegan = false
             var finished = false
             let label = "\(order)"
@@ -138,7 +138,7 @@ import Testing
             }
             // The uploader thread: steps until it blocks on a wait, a hold or the end.
             func settle() {
-                guard !inRequest, !finished else { return }
+                guard !finished else { return }
                 for _ in 0..<50 {
                     let held = machine.isHeld
                     let step = machine.next(now: start)
@@ -146,8 +146,11 @@ import Testing
                     case .read:
                         #expect(!held, "read while held: \(label)")
                         take(machine.batchRead(count: 0, now: start))
-                    case .send, .takeUploadLock, .releaseUploadLock:
-                        Issue.record("nothing is read after the first batch, on a folder of its own: \(label)")
+                    case .answer(let answer):
+                        #expect(!held, "an answer taken while held: \(label)")
+                        take(machine.answered(answer, now: start))
+                    case .send, .takeUploadLock, .releaseUploadLock, .timedOut:
+                        Issue.record("nothing is read after the first batch, on a folder of its own, in no time: \(label)")
                         return
                     case .holdEnded(let waiters):
                         resumed += waiters
@@ -164,6 +167,7 @@ import Testing
                 }
                 Issue.record("the machine never blocks: \(label)")
             }
+            settle()
             for event in order {
                 switch event {
                 case .stop: take(machine.stopRequested(20))
@@ -177,10 +181,8 @@ import Testing
                 case .purgeEnd: machine.purgeEnded()
                 case .flush: take(machine.flushRequested(5, now: start))
                 case .answer:
-                    let before = acknowledged
-                    take(machine.answered(.accepted, now: start))
-                    #expect((acknowledged > before) == !holdBegan, "a late answer acknowledges nothing: \(label)")
-                    inRequest = false
+                    let wakes = machine.requestCompleted(7, answer: .accepted)
+                    #expect(wakes == !holdBegan, "a completion after a hold began is ignored: \(label)")
                 }
                 #expect(!machine.isHeld || !machine.mayStartRequest, "\(label)")
                 settle()
@@ -188,10 +190,70 @@ import Testing
             settle()
             #expect(finished, "the stop ends the machine once every hold is over: \(label)")
             let holdBeforeAnswer = order.prefix { $0 != .answer }.contains { $0 == .suspend || $0 == .purge }
+            #expect(acknowledged == (holdBeforeAnswer ? 0 : 1), "acknowledged once, unless a hold came first: \(label)")
             #expect(cancelled == (holdBeforeAnswer ? [7] : []), "cancelled once, if a hold came first: \(label)")
             #expect(resumed.sorted() == [1, 5, 20, 30, 40], "every caller exactly once: \(label)")
         }
         #expect(orders == 1260)
+    }
+
+    /// The request in flight, as the machine waits for it: its completion, its deadline,
+    /// a stale completion, and what may not come between a request and its answer.
+    @Test func aRequestInFlightIsAnsweredByItsCompletionOrTimesOutAtItsDeadline() {
+        let timeout = TestMachine.make(at: start).configuration.requestTimeout
+        var machine = sending()
+        #expect(machine.next(now: start) == .wait(until: start + timeout), "waits for the answer until its deadline")
+        #expect(!machine.mayStartRequest, "one request of a batch at a time")
+        let otherWakes = machine.requestCompleted(6, answer: .accepted)
+        #expect(!otherWakes, "another request's completion is ignored")
+        #expect(machine.next(now: start) == .wait(until: start + timeout))
+        let ownWakes = machine.requestCompleted(7, answer: .tooLarge)
+        #expect(ownWakes, "its own wakes the driver")
+        let secondWakes = machine.requestCompleted(7, answer: .accepted)
+        #expect(!secondWakes, "once")
+        #expect(machine.next(now: start) == .answer(.tooLarge), "the driver takes the answer")
+        #expect(machine.answered(.tooLarge, now: start).isEmpty, "split in halves")
+        #expect(machine.next(now: start) == .send(0..<2))
+
+        let late = start + .seconds(1)
+        let started8 = machine.requestStarting(8, now: late)
+        #expect(started8)
+        #expect(machine.next(now: late + timeout) == .timedOut(8), "no whole answer by the deadline")
+        let lateWakes = machine.requestCompleted(8, answer: .accepted)
+        #expect(!lateWakes, "the timed-out request's late completion is ignored")
+        let effects = machine.answered(.failed(status: nil, message: "timeout", retryAfter: nil), now: late + timeout)
+        #expect(effects.contains { $0.reported != nil }, "reported, and backed off like any failed attempt")
+        #expect(machine.next(now: late + timeout).waitDeadline != nil)
+    }
+
+    @Test func nothingComesBetweenARequestAndItsAnswerButAHoldOrAStop() {
+        // Adoption due, the path gone, the upload lock held: all wait for the answer.
+        var machine = TestMachine.make(at: start, flushInterval: .seconds(5), adoptsOrphans: true)
+        #expect(machine.next(now: start) == .adopt)
+        _ = machine.adopted(now: start)
+        _ = machine.flushRequested(1, now: start)
+        #expect(machine.next(now: start) == .adopt, "a flush adopts first")
+        _ = machine.adopted(now: start)
+        #expect(machine.next(now: start).isRead)
+        _ = machine.batchRead(count: 3, now: start)
+        #expect(machine.next(now: start) == .takeUploadLock)
+        machine.uploadLockTaken()
+        #expect(machine.next(now: start) == .send(0..<3))
+        let started7 = machine.requestStarting(7, now: start)
+        #expect(started7)
+        _ = machine.pathChanged(.unreachable)
+        let later = start + .seconds(6)
+        let deadline = start + machine.configuration.requestTimeout
+        #expect(later < deadline)
+        #expect(machine.next(now: later) == .wait(until: deadline),
+            "no adoption, no lock release, no round end while the request is in flight")
+        let answerWakes = machine.requestCompleted(7, answer: .accepted)
+        #expect(answerWakes)
+        #expect(machine.next(now: later) == .answer(.accepted))
+        machine.uploadLockReleased()
+        let effects = machine.answered(.accepted, now: later)
+        #expect(effects.compactMap(\.acknowledged).map(\.delivered) == [3], "its answer counts")
+        #expect(machine.next(now: later) == .adopt, "then what waited")
     }
 
     @Test func aSharedFolderAdoptsAtStartEveryIntervalAndBeforeAFlushRound() {

@@ -19,9 +19,15 @@ import FoundationNetworking
 /// when the machine says (at start, before a flush's round, every
 /// ``DurableProvider/Configuration/flushInterval``).
 ///
+/// The thread blocks in one kind of wait only, on `wake`, for the machine's
+/// ``UploadStateMachine/Step/wait(until:)``: it starts a request and does not wait
+/// for it; URLSession's completion, on its own queue, is the machine's input
+/// (``UploadStateMachine/requestCompleted(_:answer:)``), and the request's deadline
+/// is the machine's (``UploadStateMachine/Step/timedOut(_:)``).
+///
 /// Threads: the machine is behind its lock (`machine`), taken for a few instructions
 /// by callers (`flush`, `stop`, `purge`, `suspend`, `resume`, the queue's persist
-/// handler) and the thread alike; callers then wake the thread with `wake`. The
+/// handler, URLSession's completion) and the thread alike; callers then wake the thread with `wake`. The
 /// batch read last, the thread's clock reads, adoption and the upload lock belong to
 /// the uploader thread alone. Effects run outside the lock.
 /// Every wait is on the monotonic clock (`DispatchTime`), never on the wall clock.
@@ -184,16 +190,18 @@ final class BatchUploader: Sendable {
                     batch = []
                     continue
                 }
-                let answer = exchange(batch[range])
-                if let shared {
-                    shared.unlockUploads()
-                    machine.withLock { $0.uploadLockReleased() }
-                }
-                // `nil`: a hold began, the machine abandoned the batch already.
-                guard let answer else {
-                    batch = []
-                    continue
-                }
+                // Started, or refused because a hold began: either way the machine says what next.
+                startRequest(batch[range])
+            case .answer(let answer):
+                releaseUploadLock()
+                perform(machine.withLock { $0.answered(answer, now: .now) }, batch: batch)
+            case .timedOut(let request):
+                // Its late completion finds it no longer in flight and is ignored.
+                request.cancel()
+                releaseUploadLock()
+                let response = CollectorTransport.Response(
+                    body: Data(), error: "no complete answer within the request timeout (\(configuration.requestTimeout))")
+                let answer = wire.classify(response, records: batch.count)
                 perform(machine.withLock { $0.answered(answer, now: .now) }, batch: batch)
             case .takeUploadLock:
                 let taken = shared?.tryLockUploads() ?? true
@@ -204,8 +212,7 @@ final class BatchUploader: Sendable {
                         return []
                     }, batch: batch)
             case .releaseUploadLock:
-                shared?.unlockUploads()
-                machine.withLock { $0.uploadLockReleased() }
+                releaseUploadLock()
             case .hold(let waiters):
                 batch = []
                 for waiter in waiters { waiter.resume() }
@@ -270,20 +277,31 @@ final class BatchUploader: Sendable {
 
     // MARK: One request
 
-    /// Sends records as one batch; `nil` when a hold began before it started.
-    private func exchange(_ records: ArraySlice<DurableQueue.Record>) -> Machine.Answer? {
+    /// Starts a request with records as one batch, unless a hold began before it could
+    /// start. Waits for nothing: URLSession's completion is the machine's input
+    /// (``UploadStateMachine/requestCompleted(_:answer:)``), and the thread's wait ends
+    /// with it or at the request's deadline.
+    private func startRequest(_ records: ArraySlice<DurableQueue.Record>) {
         let body = wire.body(records.lazy.map(\.payload), sentAt: Date())
         // Compressed after the batch was cut by its uncompressed size (maxBatchSize),
         // the limit collectors apply to the JSON.
         let compressed = configuration.compressesRequests && wire.acceptsGzip ? Gzip.compress(body) : nil
-        let response = transport.send(Data(compressed ?? body), gzipped: compressed != nil) { task in
-            // Registered under the machine's lock, so a hold that begins next cancels it;
-            // resumed outside (a task cancelled before its resume ends as cancelled).
-            guard machine.withLock({ $0.requestStarting(task) }) else { return false }
-            task.resume()
-            return true
-        }
-        // A cancelled request's answer reaches the machine, which ignores it.
-        return response.map { wire.classify($0, records: records.count) }
+        let count = records.count
+        transport.start(
+            Data(compressed ?? body), gzipped: compressed != nil,
+            // Registered under the machine's lock, so a hold that begins next cancels it.
+            register: { task in machine.withLock { $0.requestStarting(task, now: .now) } },
+            completion: { [weak self] task, response in
+                guard let self else { return }
+                let answer = wire.classify(response, records: count)
+                if machine.withLock({ $0.requestCompleted(task, answer: answer) }) { wake.signal() }
+            })
+    }
+
+    /// On a shared folder, gives the folder's upload lock back (held for one request).
+    private func releaseUploadLock() {
+        guard let shared else { return }
+        shared.unlockUploads()
+        machine.withLock { $0.uploadLockReleased() }
     }
 }

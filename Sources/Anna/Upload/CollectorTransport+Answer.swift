@@ -8,7 +8,7 @@ import FoundationNetworking
 /// upload machine needs, as a value it decides on (``UploadStateMachine``).
 extension CollectorTransport {
     /// The collector's answer to one request, classified.
-    package enum Answer {
+    package enum Answer: Equatable {
         /// 2xx.
         case accepted
         /// The collector named records it refuses for good, at these indices of the

@@ -5,14 +5,15 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Sends one batch request to the collector and waits for its whole answer, for
-/// at most the request timeout in total (URLSession's own timeout only limits the
-/// time between bytes). Never follows a redirect: the 3xx itself is the answer, so
-/// the body and the write key never leave for another URL.
+/// Starts one batch request to the collector and hands its whole answer to a
+/// completion. Never follows a redirect: the 3xx itself is the answer, so the body
+/// and the write key never leave for another URL. It waits for nothing: the upload
+/// machine bounds the whole exchange by ``DurableProvider/Configuration/requestTimeout``
+/// (URLSession's own timeout only limits the time between bytes) and cancels it.
 ///
-/// ``send(_:start:)`` runs on the uploader thread; URLSession calls the delegate on
-/// its own queue. The two meet in an ``Exchange`` per request, found by task id
-/// under `exchanges`' lock.
+/// ``start(_:gzipped:register:completion:)`` runs on the uploader thread; URLSession
+/// calls the delegate on its own queue. The two meet in an ``Exchange`` per request,
+/// found by task id under `exchanges`' lock.
 package final class CollectorTransport: Sendable {
     /// The collector's answer, or why there is none.
     package struct Response {
@@ -60,10 +61,15 @@ package final class CollectorTransport: Sendable {
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
-    /// Sends `body`, gzip-compressed when `gzipped` says so; `nil` when `start` refused
-    /// to start the task (it resumes it itself, under its caller's lock, so a purge can
-    /// cancel it).
-    func send(_ body: Data, gzipped: Bool, start: (URLSessionTask) -> Bool) -> Response? {
+    /// Starts a request with `body`, gzip-compressed when `gzipped` says so, and calls
+    /// `completion` on URLSession's queue with the task and its answer (a cancelled
+    /// task's too). `register` decides whether the task starts: it records it under
+    /// its caller's lock, so that a purge can cancel it, and returns `false` to refuse
+    /// (then nothing is sent and `completion` is never called). Returns at once.
+    func start(
+        _ body: Data, gzipped: Bool, register: (URLSessionTask) -> Bool,
+        completion: @escaping @Sendable (URLSessionTask, Response) -> Void
+    ) {
         var request = URLRequest(url: endpoint, timeoutInterval: requestTimeout.timeInterval)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -73,25 +79,13 @@ package final class CollectorTransport: Sendable {
         request.httpBody = body
 
         let task = session.dataTask(with: request)
-        let exchange = Exchange()
-        delegate.exchanges.withLock { $0[task.taskIdentifier] = exchange }
-        defer { delegate.exchanges.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) } }
-        guard start(task) else { return nil }
-        // A monotonic deadline for the whole exchange, however slowly bytes trickle in.
-        if exchange.done.wait(timeout: .now() + requestTimeout.dispatchInterval) == .timedOut {
-            task.cancel()
-            // The cancellation completes the task soon; its late callbacks find no exchange.
-            _ = exchange.done.wait(timeout: .now() + .seconds(5))
-            return Response(
-                body: Data(), error: "no complete answer within the request timeout (\(requestTimeout))")
+        delegate.exchanges.withLock { $0[task.taskIdentifier] = Exchange(completion: completion) }
+        guard register(task) else {
+            delegate.exchanges.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
+            return
         }
-        return exchange.state.withLock { state in
-            let http = state.response ?? (task.response as? HTTPURLResponse)
-            return Response(
-                status: http?.statusCode, location: http?.value(forHTTPHeaderField: "Location"),
-                retryAfter: http?.value(forHTTPHeaderField: "Retry-After"), body: state.body,
-                error: state.error.map { "\($0.localizedDescription)" })
-        }
+        // Resumed outside the caller's lock; a task cancelled before this ends as cancelled.
+        task.resume()
     }
 
     /// Cancels what is in flight and lets the session go.
@@ -99,16 +93,19 @@ package final class CollectorTransport: Sendable {
         session.invalidateAndCancel()
     }
 
-    /// One request's answer as the delegate collects it.
+    /// One request's answer as the delegate collects it, and who receives it.
     final class Exchange: Sendable {
         struct State {
             var response: HTTPURLResponse?
             var body = Data()
-            var error: (any Error)?
         }
 
         let state = LockedState(State())
-        let done = DispatchSemaphore(value: 0)
+        let completion: @Sendable (URLSessionTask, Response) -> Void
+
+        init(completion: @escaping @Sendable (URLSessionTask, Response) -> Void) {
+            self.completion = completion
+        }
     }
 
     /// URLSession's delegate: refuses redirects, collects answers.
@@ -143,9 +140,15 @@ package final class CollectorTransport: Sendable {
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-            guard let exchange = exchange(task) else { return }
-            exchange.state.withLock { $0.error = error }
-            exchange.done.signal()
+            guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+            let response = exchange.state.withLock { state in
+                let http = state.response ?? (task.response as? HTTPURLResponse)
+                return Response(
+                    status: http?.statusCode, location: http?.value(forHTTPHeaderField: "Location"),
+                    retryAfter: http?.value(forHTTPHeaderField: "Retry-After"), body: state.body,
+                    error: error.map { "\($0.localizedDescription)" })
+            }
+            exchange.completion(task, response)
         }
     }
 }

@@ -16,12 +16,16 @@ extension UploadStateMachine {
         /// How long to try for the shared folder's upload lock before failing an
         /// attempt: about one request (another process holds it for one at a time).
         var uploadLockPatience: Duration
+        /// The longest a request may take in all, however slowly its bytes come: then
+        /// ``UploadStateMachine/Step/timedOut(_:)``.
+        var requestTimeout: Duration
 
         /// - Parameter bodyOverhead: What the wire's body adds around its records
         ///   (``CollectorWire/bodyOverhead``); Segment's `{"batch":[…],"sentAt":"…"}` by default.
         init(_ configuration: DurableProvider.Configuration, adoptsOrphans: Bool = false, bodyOverhead: Int = 64) {
             self.adoptsOrphans = adoptsOrphans
             uploadLockPatience = configuration.requestTimeout + .seconds(1)
+            requestTimeout = configuration.requestTimeout
             flushAt = configuration.flushAt
             flushInterval = configuration.flushInterval
             maxBatchCount = max(1, configuration.maxBatchCount)

@@ -4,8 +4,17 @@ extension UploadStateMachine {
     enum Step {
         /// Read the next batch from the queue and report its count with ``batchRead(count:now:)``.
         case read(maxRecords: Int, maxBytes: Int)
-        /// Send these records of the batch read last; report with ``answered(_:now:)``.
+        /// Send these records of the batch read last: start the request with
+        /// ``requestStarting(_:now:)``, then ask again (the machine waits for its answer).
         case send(Range<Int>)
+        /// The answer of the request in flight arrived (``requestCompleted(_:answer:)``):
+        /// on a shared folder give the upload lock back (``uploadLockReleased()``), then
+        /// report it with ``answered(_:now:)``.
+        case answer(Answer)
+        /// The request in flight has no complete answer by its deadline: cancel it (its late
+        /// completion is ignored), give the upload lock back on a shared folder, then report
+        /// the timeout with ``answered(_:now:)``.
+        case timedOut(Request)
         /// Wait for an input or until the instant (`nil`: for an input).
         case wait(until: Instant?)
         /// A purge or a suspension holds the uploader: forget the batch read last,
@@ -40,4 +49,4 @@ extension UploadStateMachine {
     }
 }
 
-extension UploadStateMachine.Step: Equatable where Waiter: Equatable {}
+extension UploadStateMachine.Step: Equatable where Waiter: Equatable, Request: Equatable {}

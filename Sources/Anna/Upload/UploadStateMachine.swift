@@ -86,8 +86,12 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
     var uploadLock = UploadLockWait()
     /// Callers waiting until the hold holds no records: purges and suspensions.
     private var holdWaiters: [Waiter] = []
-    /// The request in flight, for a hold to cancel.
-    private var inFlight: Request?
+    /// The request in flight: for a hold to cancel, for its completion to be told
+    /// from a cancelled one's, and the instant its whole answer is due.
+    private var inFlight: (request: Request, deadline: Instant)?
+    /// The answer of the request in flight, delivered (``requestCompleted(_:answer:)``)
+    /// and not yet taken by the driver (``Step/answer(_:)``).
+    private var arrived: Answer?
     /// When ended processes' queues are adopted next, on a shared folder.
     var nextAdoption: Instant
     /// `flush()` callers waiting for an adoption before their round.
@@ -204,6 +208,7 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
     /// a hold abandoned the batch meanwhile: its records must not be acknowledged.
     mutating func answered(_ answer: Answer, now: Instant) -> [Effect] {
         inFlight = nil
+        arrived = nil
         guard case .sending(var batch) = phase, let range = batch.pending.first else { return [] }
         var effects: [Effect] = []
         switch answer {
@@ -345,25 +350,49 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
 
     /// The driver is about to start the request for the last ``Step/send(_:)``:
     /// whether it may (no hold began since). The machine keeps it to cancel it when
-    /// a hold begins; ``answered(_:now:)`` forgets it.
-    mutating func requestStarting(_ request: Request) -> Bool {
+    /// a hold begins, and waits for its completion (``requestCompleted(_:answer:)``)
+    /// until ``Configuration/requestTimeout`` from `now` (``Step/timedOut(_:)``);
+    /// ``answered(_:now:)`` forgets it.
+    mutating func requestStarting(_ request: Request, now: Instant) -> Bool {
         guard mayStartRequest else { return false }
-        inFlight = request
+        inFlight = (request, now + configuration.requestTimeout)
+        arrived = nil
         return true
     }
 
-    /// Whether the batch of the last ``Step/send(_:)`` may still be sent.
+    /// Whether the batch of the last ``Step/send(_:)`` may still be sent: no request
+    /// of it is in flight and no hold began.
     var mayStartRequest: Bool {
-        guard !isHeld, case .sending = phase else { return false }
+        guard !isHeld, inFlight == nil, case .sending = phase else { return false }
         return true
     }
 
     /// A hold began: abandon the round, cancel the request in flight.
     private mutating func holdBegan() -> [Effect] {
         abandonBatch()
-        guard let request = inFlight else { return [] }
+        arrived = nil
+        guard let request = inFlight?.request else { return [] }
         inFlight = nil
         return [.cancel(request)]
+    }
+
+    /// The step while a request is in flight: its answer once it arrived, a timeout
+    /// once its deadline passed, else a wait for either. Nothing else (an adoption, a
+    /// path that went away, the upload lock's release) comes between a request and its
+    /// answer; holds and stops come first (they cancel it).
+    private mutating func nextInFlight(now: Instant) -> Step? {
+        guard let (request, deadline) = inFlight else { return nil }
+        if let answer = arrived {
+            // Forgotten now: the answer is the driver's to report (``answered(_:now:)``).
+            inFlight = nil
+            arrived = nil
+            return .answer(answer)
+        }
+        guard now < deadline else {
+            inFlight = nil
+            return .timedOut(request)
+        }
+        return .wait(until: deadline)
     }
 
     /// The step while held, if held, or to resume those who waited for a hold that
@@ -386,7 +415,7 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
 
     /// What the driver does now.
     mutating func next(now: Instant) -> Step {
-        if uploadLock.isHeld, !mayStartRequest || !path.isReachable || isAdoptionDue(now: now) {
+        if uploadLock.isHeld, inFlight == nil, !mayStartRequest || !path.isReachable || isAdoptionDue(now: now) {
             // Held for the next request only: given back when that request is not next.
             driverIsHeld = false
             return .releaseUploadLock
@@ -400,6 +429,7 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
     private mutating func nextStep(now: Instant) -> Step {
         if case .finished = phase { return .finish(resuming: []) }
         if let held = nextHeld() { return held }
+        if let step = nextInFlight(now: now) { return step }
         if isAdoptionDue(now: now) { return .adopt }
         return nextUnheld(now: now)
     }
@@ -508,5 +538,17 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
         guard let retryAfter else { return .seconds(Double.random(in: 0...ceiling, using: &random)) }
         let honoured = min(retryAfter.isFinite ? retryAfter : 0, configuration.maxRetryAfter.timeInterval)
         return .seconds(max(ceiling, honoured))
+    }
+}
+
+extension UploadStateMachine where Request: Equatable {
+    /// URLSession completed `request` with `answer` (the delegate's input): kept for the
+    /// driver when it is the request in flight. A cancelled or timed-out request's late
+    /// completion is not, and is ignored.
+    /// - Returns: Whether the driver must look again (``next(now:)``).
+    mutating func requestCompleted(_ request: Request, answer: Answer) -> Bool {
+        guard let inFlight, inFlight.request == request, arrived == nil else { return false }
+        arrived = answer
+        return true
     }
 }
