@@ -83,11 +83,12 @@ extension AnalyticsService {
         }
     }
 
-    /// ``flush()`` without a task: every lane drains and flushes its provider, then the
-    /// identity's queued writes finish; `done` runs after, on the persister's queue.
-    func flushAndWrite(then done: @escaping @Sendable () -> Void) {
+    /// ``flush()`` and ``shutdown()`` without a task: every lane drains and flushes its
+    /// provider (or shuts it down, when `shutsDown`), then the identity's queued writes
+    /// finish; `done` runs after, on the persister's queue.
+    func flushAndWrite(shutsDown: Bool = false, then done: @escaping @Sendable () -> Void) {
         let barrier = Barrier(parties: max(lanes.count, 1)) { [persister] in persister.afterWrites(done) }
-        enqueueControl(.drain(barrier, shutsDown: false))
+        enqueueControl(.drain(barrier, shutsDown: shutsDown))
     }
 
     /// Queues `suspend` or `resume` on every lane, after what it was handed before;

@@ -161,10 +161,8 @@ public final class AnalyticsService: Sendable {
     public func shutdown() async {
         intake.withLock { $0.shutDown() }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let barrier = Barrier(parties: max(lanes.count, 1)) { continuation.resume() }
-            enqueueControl(.drain(barrier, shutsDown: true))
+            flushAndWrite(shutsDown: true) { continuation.resume() }
         }
-        await persister.waitUntilWritten()
         lifecycleState.withLock { $0.observation?.cancel() }
     }
 

@@ -65,13 +65,6 @@ final class IdentityPersister: Sendable {
         }
     }
 
-    /// Returns once every patch queued before the call is written.
-    func waitUntilWritten() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            afterWrites { continuation.resume() }
-        }
-    }
-
     /// Runs `body` on the persister's queue once every patch queued before the call is written.
     func afterWrites(_ body: @escaping @Sendable () -> Void) {
         queue.async(execute: body)

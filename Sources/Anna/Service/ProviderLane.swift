@@ -45,7 +45,8 @@ final class ProviderLane: @unchecked Sendable {
     private let counters: LockedState<AnalyticsMetrics>
     private let errorHandler: (@Sendable (AnalyticsError) -> Void)?
     private let queue: DispatchQueue
-    private let executor: (any Sendable)?
+    /// Runs the lane's task on `queue` where the system allows.
+    private let starter: OffPoolStarter
     private let limit: MemoryLimit
     private let room: RoomSignal
 
@@ -80,11 +81,7 @@ final class ProviderLane: @unchecked Sendable {
         self.room = room
         let queue = DispatchQueue(label: "anna.provider.\(index).\(provider.name)")
         self.queue = queue
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-            executor = QueueExecutor(queue: queue)
-        } else {
-            executor = nil
-        }
+        starter = OffPoolStarter(queue: queue)
     }
 
     /// Queues a batch, unless the user opted out after the pipeline took it. What does
@@ -178,11 +175,7 @@ final class ProviderLane: @unchecked Sendable {
     }
 
     private func startTask() {
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let executor = executor as? QueueExecutor {
-            Task(executorPreference: executor) { await self.run() }
-        } else {
-            Task.detached { await self.run() }
-        }
+        starter.start { await self.run() }
     }
 
     /// The most events handed to the provider in one `receive`, when the lane joins
@@ -297,7 +290,7 @@ final class ProviderLane: @unchecked Sendable {
         // `naming` belongs to the lane's one running task (`markRunning` lets one start),
         // which runs on the lane's queue wherever a task can prefer an executor.
         #if DEBUG
-        if executor != nil {
+        if starter.runsOnTheQueue {
             dispatchPrecondition(condition: .onQueue(queue))
         } else {
             assert(state.withLock { $0.isRunning }, "a lane's naming state touched outside its task")

@@ -18,17 +18,43 @@ final class QueueExecutor: TaskExecutor, Sendable {
     }
 }
 
+/// Where tasks started through it run: on a serial dispatch queue where a task can
+/// prefer an executor (Linux, iOS and tvOS 18, macOS 15, watchOS 11, visionOS 2),
+/// detached on the cooperative pool on earlier systems. The one place that makes
+/// that choice, for provider lanes and the background flush's window.
+struct OffPoolStarter: Sendable {
+    /// The queue's ``QueueExecutor`` where one can exist; typed `any Sendable` so that
+    /// the stored property needs no availability.
+    private let executor: (any Sendable)?
+
+    init(queue: DispatchQueue) {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            executor = QueueExecutor(queue: queue)
+        } else {
+            executor = nil
+        }
+    }
+
+    /// Whether its tasks run on the queue (else on the cooperative pool).
+    var runsOnTheQueue: Bool { executor != nil }
+
+    /// Starts `work` in a new task; the task ends when it returns.
+    func start(_ work: @escaping @Sendable () async -> Void) {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let executor = executor as? QueueExecutor {
+            Task(executorPreference: executor) { await work() }
+        } else {
+            Task.detached { await work() }
+        }
+    }
+}
+
 /// Starts `work` in a task that runs on a serial queue of its own (`label`) where a task
-/// can prefer an executor (Linux, iOS and tvOS 18, macOS 15, watchOS 11, visionOS 2),
-/// and detached on the cooperative pool on earlier systems: for work that must start
-/// even while the app's own tasks hold every thread of the pool.
+/// can prefer an executor, and detached on the cooperative pool on earlier systems
+/// (``OffPoolStarter``): for work that must start even while the app's own tasks hold
+/// every thread of the pool.
 /// - Parameters:
 ///   - label: The queue's label, for debuggers and crash reports.
 ///   - work: The work; the task ends when it returns.
 package func startOffThePool(label: String, _ work: @escaping @Sendable () async -> Void) {
-    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-        Task(executorPreference: QueueExecutor(queue: DispatchQueue(label: label))) { await work() }
-    } else {
-        Task.detached { await work() }
-    }
+    OffPoolStarter(queue: DispatchQueue(label: label)).start(work)
 }
