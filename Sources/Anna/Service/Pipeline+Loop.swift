@@ -13,10 +13,7 @@ extension Pipeline {
     /// Starts the loop's thread. It keeps the pipeline until the service is gone
     /// (``close()``) and what it reported is processed.
     func startLoop() {
-        let thread = Thread { [self] in
-            Self.yieldOnWake()
-            run()
-        }
+        let thread = Thread { [self] in run() }
         thread.name = "anna.pipeline"
         // Below the app's threads: waking the loop never takes the reporting thread's core.
         thread.qualityOfService = .utility
@@ -36,6 +33,8 @@ extension Pipeline {
     /// The loop: every step runs on `queue` (which owns the pipeline's state), entered
     /// from this thread, which waits between steps as the intake said.
     private func run() {
+        var scheduling = LoopScheduling()
+        scheduling.parking()
         queue.sync { launch() }
         // It looks at once after the launch: what was reported or asked meanwhile (a
         // flush, say) waits for no linger, which would cost a new service 2 ms.
@@ -43,6 +42,7 @@ extension Pipeline {
         while true {
             switch wait {
             case .park:
+                scheduling.parking()
                 wakeSignal.wait()
             case .linger:
                 _ = wakeSignal.wait(timeout: .now() + Self.lingerInterval)
@@ -53,19 +53,8 @@ extension Pipeline {
             case .process:
                 break
             }
-            wait = queue.sync { drain() }
+            wait = queue.sync { drain(&scheduling) }
         }
-    }
-
-    /// On Linux a woken thread takes the core of the thread that woke it, which then
-    /// waits for it: the loop's thread is a batch thread, which runs as soon as a core is
-    /// free but never preempts one on waking (Apple's schedulers do that for `.utility`).
-    private static func yieldOnWake() {
-        #if os(Linux) || os(Android)
-        var parameters = sched_param()
-        // SCHED_BATCH, which Glibc declares only for _GNU_SOURCE.
-        _ = sched_setscheduler(0, 3, &parameters)
-        #endif
     }
 
     /// The first work of the loop: reads the stored identity and gives the intake what
@@ -88,13 +77,14 @@ extension Pipeline {
     /// While a lane is full of work (``LanePacing``) the loop leaves the rest in the
     /// intake, where an event costs least, and goes on when a lane frees room.
     /// - Returns: How the loop waits before its next look.
-    private func drain() -> Intake.Next {
+    private func drain(_ scheduling: inout LoopScheduling) -> Intake.Next {
         while true {
             let pacing = lanesArePacing()
             let (next, overflow) = intake.withLock { ($0.looked(pacing: pacing, now: DispatchTime.now().uptimeNanoseconds), $0.takeUnreportedOverflow()) }
             if overflow > 0 { configuration.errorHandler?(.intakeOverflow(events: overflow)) }
             switch next {
             case .process(var used, let epoch):
+                if used.count >= IntakeBuffer.chunkSize { scheduling.busy() }
                 let (events, bytes) = process(&used, epoch: epoch)
                 used.removeAll(keepingCapacity: true)
                 // The events are in the lanes now, which count them: the intake has room again.
@@ -120,5 +110,32 @@ extension Pipeline {
         let now = DispatchTime.now().uptimeNanoseconds
         let patience = configuration.lanePatience
         return lanes.allSatisfy { $0.isPacing(now: now, patience: patience) }
+    }
+}
+
+/// The loop thread's scheduling on Linux, where a woken thread takes the core of the
+/// thread that woke it, which then waits for it. While parked the loop is a batch
+/// thread (`SCHED_BATCH`), which runs as soon as a core is free but never preempts one
+/// on waking: the first `report` after a pause pays one signal, not the loop's work
+/// (Apple's schedulers do that for `.utility`). In a burst (a whole chunk waited) it is
+/// an ordinary thread again, which the lanes it feeds do not starve. One system call
+/// at each change, none while the loop stays in one state.
+struct LoopScheduling {
+    private var isBatch = false
+
+    /// The loop is about to park.
+    mutating func parking() { set(batch: true) }
+
+    /// The loop found a whole chunk waiting.
+    mutating func busy() { set(batch: false) }
+
+    private mutating func set(batch: Bool) {
+        guard batch != isBatch else { return }
+        isBatch = batch
+        #if os(Linux) || os(Android)
+        var parameters = sched_param()
+        // SCHED_BATCH (3) and SCHED_OTHER (0), which Glibc declares only for _GNU_SOURCE.
+        _ = sched_setscheduler(0, batch ? 3 : 0, &parameters)
+        #endif
     }
 }
