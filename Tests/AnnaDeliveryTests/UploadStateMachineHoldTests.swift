@@ -218,7 +218,7 @@ import Testing
         let late = start + .seconds(1)
         let started8 = machine.requestStarting(8, now: late)
         #expect(started8)
-        #expect(machine.next(now: late + timeout) == .timedOut(8), "no whole answer by the deadline")
+        #expect(machine.next(now: late + timeout) == .timedOut(8, records: 2), "no whole answer by the deadline, for the 2 records sent")
         let lateWakes = machine.requestCompleted(8, answer: .accepted)
         #expect(!lateWakes, "the timed-out request's late completion is ignored")
         let effects = machine.answered(.failed(status: nil, message: "timeout", retryAfter: nil), now: late + timeout)

@@ -23,7 +23,7 @@ import FoundationNetworking
 /// ``UploadStateMachine/Step/wait(until:)``: it starts a request and does not wait
 /// for it; URLSession's completion, on its own queue, is the machine's input
 /// (``UploadStateMachine/requestCompleted(_:answer:)``), and the request's deadline
-/// is the machine's (``UploadStateMachine/Step/timedOut(_:)``).
+/// is the machine's (``UploadStateMachine/Step/timedOut(_:records:)``).
 ///
 /// Threads: the machine is behind its lock (`machine`), taken for a few instructions
 /// by callers (`flush`, `stop`, `purge`, `suspend`, `resume`, the queue's persist
@@ -195,13 +195,13 @@ final class BatchUploader: Sendable {
             case .answer(let answer):
                 releaseUploadLock()
                 perform(machine.withLock { $0.answered(answer, now: .now) }, batch: batch)
-            case .timedOut(let request):
+            case .timedOut(let request, let records):
                 // Its late completion finds it no longer in flight and is ignored.
                 request.cancel()
                 releaseUploadLock()
                 let response = CollectorTransport.Response(
                     body: Data(), error: "no complete answer within the request timeout (\(configuration.requestTimeout))")
-                let answer = wire.classify(response, records: batch.count)
+                let answer = wire.classify(response, records: records)
                 perform(machine.withLock { $0.answered(answer, now: .now) }, batch: batch)
             case .takeUploadLock:
                 let taken = shared?.tryLockUploads() ?? true

@@ -17,7 +17,7 @@ extension UploadStateMachine {
         /// attempt: about one request (another process holds it for one at a time).
         var uploadLockPatience: Duration
         /// The longest a request may take in all, however slowly its bytes come: then
-        /// ``UploadStateMachine/Step/timedOut(_:)``.
+        /// ``UploadStateMachine/Step/timedOut(_:records:)``.
         var requestTimeout: Duration
 
         /// - Parameter bodyOverhead: What the wire's body adds around its records

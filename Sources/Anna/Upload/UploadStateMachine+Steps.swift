@@ -11,10 +11,10 @@ extension UploadStateMachine {
         /// on a shared folder give the upload lock back (``uploadLockReleased()``), then
         /// report it with ``answered(_:now:)``.
         case answer(Answer)
-        /// The request in flight has no complete answer by its deadline: cancel it (its late
-        /// completion is ignored), give the upload lock back on a shared folder, then report
-        /// the timeout with ``answered(_:now:)``.
-        case timedOut(Request)
+        /// The request in flight, of this many records, has no complete answer by its
+        /// deadline: cancel it (its late completion is ignored), give the upload lock back
+        /// on a shared folder, then report the timeout with ``answered(_:now:)``.
+        case timedOut(Request, records: Int)
         /// Wait for an input or until the instant (`nil`: for an input).
         case wait(until: Instant?)
         /// A purge or a suspension holds the uploader: forget the batch read last,

@@ -351,7 +351,7 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
     /// The driver is about to start the request for the last ``Step/send(_:)``:
     /// whether it may (no hold began since). The machine keeps it to cancel it when
     /// a hold begins, and waits for its completion (``requestCompleted(_:answer:)``)
-    /// until ``Configuration/requestTimeout`` from `now` (``Step/timedOut(_:)``);
+    /// until ``Configuration/requestTimeout`` from `now` (``Step/timedOut(_:records:)``);
     /// ``answered(_:now:)`` forgets it.
     mutating func requestStarting(_ request: Request, now: Instant) -> Bool {
         guard mayStartRequest else { return false }
@@ -390,7 +390,8 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
         }
         guard now < deadline else {
             inFlight = nil
-            return .timedOut(request)
+            guard case .sending(let batch) = phase, let range = batch.pending.first else { return .timedOut(request, records: 0) }
+            return .timedOut(request, records: range.count)
         }
         return .wait(until: deadline)
     }
