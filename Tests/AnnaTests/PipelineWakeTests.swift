@@ -36,6 +36,24 @@ import Testing
         try await waitUntil { provider.events.count == 10 }
     }
 
+    /// Each pass hands the chunk it took back to the intake with its capacity, so
+    /// `report` appends into a whole chunk and never regrows an array. Before, the step
+    /// that carried the chunk still held it while the loop emptied it: the loop copied
+    /// every chunk, handed back the copy's few slots, and the callers regrew their array
+    /// from it, paging in fresh memory on their thread about once in a hundred calls.
+    @Test(.timeLimit(.minutes(10))) func theLoopHandsEveryChunkBackWithItsCapacity() async {
+        let analytics = AnalyticsService(providers: [RecordingProvider()], configuration: .test())
+        for _ in 0..<3 {
+            analytics.report(.categorySelected)
+            await analytics.flush()
+            // This flush's pass comes after the last pass handed its chunk back, and
+            // took that chunk for what callers report next.
+            await analytics.flush()
+            #expect(analytics.intake.withLock { $0.chunkCapacity } >= Intake.chunkSize)
+        }
+        await analytics.shutdown()
+    }
+
     private func waitUntil(_ condition: () -> Bool) async throws {
         let deadline = Date().addingTimeInterval(20)
         while !condition() {

@@ -62,7 +62,19 @@ struct Intake {
         case park
         /// Ends: the service is gone and every item was processed.
         case exit
+
+        /// Moves the items out of a ``process(_:epoch:)`` step, which keeps its epoch and
+        /// no items: the caller then holds the chunk's only reference and can empty it in
+        /// place for reuse (``Intake/processed(events:bytes:used:)``). Empty for any other step.
+        mutating func takeItems() -> [Pipeline.Item] {
+            guard case .process(let items, let epoch) = self else { return [] }
+            self = .process([], epoch: epoch)
+            return items
+        }
     }
+
+    /// How many items the chunk that `report` appends to holds before it grows.
+    var chunkCapacity: Int { buffer.chunkCapacity }
 
     /// The counts of what callers reported and what the intake dropped.
     struct Counts: Equatable {

@@ -21,6 +21,9 @@ struct IntakeBuffer {
     /// Whether no item waits.
     var isEmpty: Bool { chunks.isEmpty && items.isEmpty }
 
+    /// How many items the chunk new items go to holds before it grows.
+    var chunkCapacity: Int { items.capacity }
+
     /// How many items wait.
     var count: Int { chunks.reduce(items.count) { $0 + $1.count } }
 

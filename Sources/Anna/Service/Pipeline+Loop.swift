@@ -80,10 +80,15 @@ extension Pipeline {
     private func drain(_ scheduling: inout LoopScheduling) -> Intake.Next {
         while true {
             let pacing = lanesArePacing()
-            let (next, overflow) = intake.withLock { ($0.looked(pacing: pacing, now: DispatchTime.now().uptimeNanoseconds), $0.takeUnreportedOverflow()) }
+            var next: Intake.Next
+            let overflow: Int
+            (next, overflow) = intake.withLock { ($0.looked(pacing: pacing, now: DispatchTime.now().uptimeNanoseconds), $0.takeUnreportedOverflow()) }
             if overflow > 0 { configuration.errorHandler?(.intakeOverflow(events: overflow)) }
+            // Moved out of the step, so the loop holds the chunk's only reference: it
+            // empties it in place and hands it back whole, instead of copying it.
+            var used = next.takeItems()
             switch next {
-            case .process(var used, let epoch):
+            case .process(_, let epoch):
                 if used.count >= IntakeBuffer.chunkSize { scheduling.busy() }
                 let (events, bytes) = process(&used, epoch: epoch)
                 used.removeAll(keepingCapacity: true)
