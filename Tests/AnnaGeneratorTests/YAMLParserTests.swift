@@ -113,6 +113,23 @@ import Testing
         #expect(throws: SpecError.self) { try parse(deep) }
     }
 
+    /// A plan of thousands of events is one large document, nested a few levels deep.
+    /// Each node counts once against ``YAMLParser/maximumNodes``: the limit was counted
+    /// again at every level a node sits under, so a 2,000-event plan (about 80,000
+    /// nodes) was refused as if it had been an alias bomb (issue 51).
+    @Test func aLargePlanIsNotMistakenForAnAliasBomb() throws {
+        var text = "anna: 1\nevents:\n"
+        for index in 0..<2_500 {
+            text += "  event\(index):\n    description: Event \(index).\n    parameters:\n"
+            for parameter in 0..<6 {
+                text += "      p\(parameter): { type: string, maxLength: 40, description: Parameter \(parameter). }\n"
+            }
+        }
+        let root = try parse(text)
+        #expect(root.size > 60_000)
+        #expect(root.size < YAMLParser().maximumNodes)
+    }
+
     @Test func exponentialAliasesAreRefused() {
         var text = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
         for level in 1...8 {

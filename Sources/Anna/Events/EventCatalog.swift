@@ -30,9 +30,23 @@ public struct EventCatalog: Sendable {
     /// the app, generated code committed to the repository included.
     public let specPath: String?
     private let byName: [String: EventDescriptor]
-    private let make: Factory
+    private let make: Factory?
 
-    /// Creates a catalog; generated code calls this.
+    /// Creates a catalog whose events are built from their descriptors: each value
+    /// converted to its parameter's Swift type and back, as the typed factory does,
+    /// with the metadata the factory attaches. Generated code calls this, with
+    /// descriptors from ``CatalogTypes/event(_:parameters:metadata:)``.
+    @_spi(Generated) public init(name: String, fingerprint: String, events: [EventDescriptor], specPath: String? = nil) {
+        self.name = name
+        self.fingerprint = fingerprint
+        self.events = events
+        self.specPath = specPath
+        self.byName = Dictionary(events.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.make = nil
+    }
+
+    /// Creates a catalog that builds its events through `make`; the code generated
+    /// before issue 51 calls this.
     @_spi(Generated) public init(name: String, fingerprint: String, events: [EventDescriptor], specPath: String? = nil, make: @escaping Factory) {
         self.name = name
         self.fingerprint = fingerprint
@@ -69,7 +83,9 @@ public struct EventCatalog: Sendable {
                 event: name, parameter: key,
                 message: "event '\(name)' has no parameter '\(key)'\(Self.hint(key, in: descriptor.parameters.map(\.name)))")
         }
-        guard let event = try make(name, CatalogArguments(event: descriptor, values: values)) else {
+        let arguments = CatalogArguments(event: descriptor, values: values)
+        guard let make else { return try arguments.builtEvent() }
+        guard let event = try make(name, arguments) else {
             throw EventCatalogError(event: name, parameter: nil, message: "the catalog has no factory for '\(name)'")
         }
         return event
@@ -87,11 +103,18 @@ public struct EventCatalog: Sendable {
     public let name: String
     /// The parameters, in spec order.
     public let parameters: [ParameterDescriptor]
+    /// What the typed factory attaches to the event: its consent, PII keys and constraints.
+    public let metadata: AnalyticsEvent.Metadata
 
     /// Creates a description; generated code calls this.
-    public init(name: String, parameters: [ParameterDescriptor]) {
+    /// - Parameters:
+    ///   - name: The name sent to providers.
+    ///   - parameters: The parameters, in spec order.
+    ///   - metadata: What the typed factory attaches to the event.
+    public init(name: String, parameters: [ParameterDescriptor], metadata: AnalyticsEvent.Metadata = .init()) {
         self.name = name
         self.parameters = parameters
+        self.metadata = metadata
     }
 
     /// A parameter, by its name.
@@ -129,17 +152,26 @@ public struct EventCatalog: Sendable {
     public init<T: AnalyticsValueRepresentable>(
         name: String, type: T.Type, kind: Kind, isArray: Bool = false, isOptional: Bool = false, enumValues: [String] = []
     ) {
+        self.init(name: name, check: Conversion<T>(), kind: kind, isArray: isArray, isOptional: isOptional, enumValues: enumValues)
+    }
+
+    init(name: String, check: any ValueCheck, kind: Kind, isArray: Bool, isOptional: Bool, enumValues: [String]) {
         self.name = name
         self.kind = kind
         self.isArray = isArray
         self.isOptional = isOptional
         self.enumValues = enumValues
-        self.typeName = String(describing: T.self)
-        self.check = Conversion<T>()
+        self.typeName = check.typeName
+        self.check = check
     }
 
     /// Whether a value converts to the parameter's Swift type.
     public func accepts(_ value: AnalyticsValue) -> Bool { check.accepts(value) }
+
+    /// The value converted to the parameter's Swift type and back, as the typed
+    /// factory sends it (an int given for a double becomes a double, an object keeps
+    /// its declared properties); `nil` when it does not convert.
+    func converted(_ value: AnalyticsValue) -> AnalyticsValue? { check.converted(value) }
 
     /// `int`, `[string]?`, `ProductCategory`, `[Product]`: the type as errors show it.
     public var typeDescription: String {
@@ -173,11 +205,42 @@ public struct EventCatalog: Sendable {
     public func optional<T: AnalyticsValueRepresentable>(_ key: String, as type: T.Type) throws(EventCatalogError) -> T? {
         guard let raw = values[key] else { return nil }
         guard let value = T(analyticsValue: raw) else {
-            let expected = event.parameter(named: key)?.typeDescription ?? String(describing: T.self)
-            // Names the types, never the value: values may be personal data.
-            throw EventCatalogError(event: event.name, parameter: key, message: "parameter '\(key)' of event '\(event.name)' takes \(expected), not \(raw.typeDescription)")
+            throw mismatch(key, expected: event.parameter(named: key)?.typeDescription ?? String(describing: T.self), raw)
         }
         return value
+    }
+
+    /// The event as its typed factory builds it: every value converted through its
+    /// parameter's Swift type, the factory's metadata attached. Arguments are read in
+    /// the factory's order (required ones first, then optional ones, each in spec
+    /// order), so the first problem reported is the one the factory would meet.
+    /// - Throws: ``EventCatalogError`` for a missing required argument or a value of
+    ///   another type.
+    func builtEvent() throws(EventCatalogError) -> AnalyticsEvent {
+        var parameters: [String: AnalyticsValue] = [:]
+        parameters.reserveCapacity(values.count)
+        for required in [true, false] {
+            for parameter in event.parameters where parameter.isOptional != required {
+                guard let raw = values[parameter.name] else {
+                    guard !required else {
+                        throw EventCatalogError(
+                            event: event.name, parameter: parameter.name,
+                            message: "event '\(event.name)' needs a value for its required parameter '\(parameter.name)'")
+                    }
+                    continue
+                }
+                guard let value = parameter.converted(raw) else {
+                    throw mismatch(parameter.name, expected: parameter.typeDescription, raw)
+                }
+                parameters[parameter.name] = value
+            }
+        }
+        return AnalyticsEvent(name: event.name, parameters: parameters, metadata: event.metadata)
+    }
+
+    /// Names the types, never the value: values may be personal data.
+    private func mismatch(_ key: String, expected: String, _ raw: AnalyticsValue) -> EventCatalogError {
+        EventCatalogError(event: event.name, parameter: key, message: "parameter '\(key)' of event '\(event.name)' takes \(expected), not \(raw.typeDescription)")
     }
 }
 
@@ -203,11 +266,17 @@ public struct EventCatalogError: Error, Sendable, Hashable, CustomStringConverti
 }
 
 /// Whether a value converts to a parameter's Swift type.
-private protocol ValueCheck: Sendable {
+protocol ValueCheck: Sendable {
+    /// The Swift type's name: `String`, `Array<Product>`.
+    var typeName: String { get }
     func accepts(_ value: AnalyticsValue) -> Bool
+    /// The value through the Swift type and back; `nil` when it does not convert.
+    func converted(_ value: AnalyticsValue) -> AnalyticsValue?
 }
 
 /// Whether a value converts to `T`. Holds no state, only the type.
-private struct Conversion<T: AnalyticsValueRepresentable>: ValueCheck {
+struct Conversion<T: AnalyticsValueRepresentable>: ValueCheck {
+    var typeName: String { String(describing: T.self) }
     func accepts(_ value: AnalyticsValue) -> Bool { T(analyticsValue: value) != nil }
+    func converted(_ value: AnalyticsValue) -> AnalyticsValue? { T(analyticsValue: value)?.analyticsValue }
 }

@@ -10,8 +10,11 @@ import CYAML
 package struct YAMLParser: Sendable {
     /// The deepest nesting of sequences and mappings accepted.
     package var maximumDepth = 64
-    /// The most nodes a document may hold once aliases are expanded.
-    package var maximumNodes = 200_000
+    /// The most nodes a document may hold once aliases are expanded: each node
+    /// written counts once, and an alias counts the nodes it repeats. A plan of
+    /// 1,000 events holds about 40,000; a billion laughs is stopped long before its
+    /// expansion costs memory.
+    package var maximumNodes = 1_000_000
 
     /// Creates a parser with the default limits.
     package init() {}
@@ -177,7 +180,7 @@ private struct TreeBuilder {
                     return .failure(fail("unknown alias '*\(name)'; define '&\(name)' before using it", at: start))
                 }
                 node.location = start
-                if let error = complete(node, anchor: nil) { return .failure(error) }
+                if let error = complete(node, anchor: nil, adding: node.size) { return .failure(error) }
             case YAML_SEQUENCE_START_EVENT:
                 if let error = checkDepth(at: start) { return .failure(error) }
                 let start = event.data.sequence_start
@@ -224,8 +227,11 @@ private struct TreeBuilder {
     }
 
     /// Attaches a finished node to its parent, or makes it the root.
-    private mutating func complete(_ node: YAMLNode, anchor: String?) -> SpecError? {
-        totalNodes += node.size
+    /// - Parameter adding: The nodes this adds to the document: one for a node
+    ///   written (a collection's items were counted as they came), the whole
+    ///   repeated node for an alias.
+    private mutating func complete(_ node: YAMLNode, anchor: String?, adding: Int = 1) -> SpecError? {
+        totalNodes += adding
         if totalNodes > maximumNodes {
             return fail("the document expands to more than \(maximumNodes) nodes; aliases that repeat aliases multiply, so use fewer", at: node.location)
         }

@@ -17,79 +17,77 @@ enum CatalogRenderer {
         text += "    \(catalog.access)static let \(catalog.identifier) = EventCatalog(\n"
         text += "        name: \(catalog.nameLiteral),\n"
         text += "        fingerprint: \(catalog.fingerprintLiteral),\n"
-        text += "        events: [\n"
-        for event in catalog.events {
-            text += "            EventDescriptor(name: "
-            text.appendLiteral(event.name)
-            guard !event.parameters.isEmpty else {
-                text += ", parameters: []),\n"
-                continue
-            }
-            text += ", parameters: [\n"
-            for index in event.parameters.indices {
-                text += "                "
-                descriptor(of: event.parameters, at: index, into: &text)
-                text += ",\n"
-            }
-            text += "            ]),\n"
-        }
-        text += "        ],\n"
-        text += "        specPath: {\n            #if DEBUG\n            return \(catalog.specPathExpression)\n            #else\n            return nil\n            #endif\n        }(),\n"
-        text += "        make: { (name: String, arguments: CatalogArguments) throws(EventCatalogError) -> AnalyticsEvent? in\n"
-        text += "            switch name {\n"
-        for event in catalog.events {
-            text += "            case "
-            text.appendLiteral(event.name)
-            text += ":\n"
-            text += "                return AnalyticsEvent."
-            text += event.factoryName
-            guard !event.parameters.isEmpty else {
-                text += "\n"
-                continue
-            }
-            text += "(\n"
-            let arguments = event.arguments ?? event.parameters
-            for index in arguments.indices {
-                text += index == 0 ? "                    " : ",\n                    "
-                argument(of: arguments, at: index, into: &text)
-            }
-            text += "\n                )\n"
-        }
-        text += "            default:\n                return nil\n            }\n        }\n    )\n}\n"
+        text += "        events: AnnaCatalog.events(),\n"
+        text += "        specPath: {\n            #if DEBUG\n            return \(catalog.specPathExpression)\n            #else\n            return nil\n            #endif\n        }()\n"
+        text += "    )\n}\n"
         renderTaskDescriptions(catalog, into: &text)
+        renderStatements(catalog, into: &text)
     }
 
-    /// `ParameterDescriptor(name: "title", type: String.self, kind: .string)`.
-    ///
-    /// Given the list and an index, so the parameter is read in place, not copied.
-    private static func descriptor(of parameters: [RenderModel.CatalogParameterModel], at index: Int, into text: inout SourceText) {
-        text += "ParameterDescriptor(name: "
-        text.appendLiteral(parameters[index].name)
-        text += ", type: "
-        text += parameters[index].valueType
-        text += ".self, kind: ."
-        text += parameters[index].kind
-        if parameters[index].isArray { text += ", isArray: true" }
-        if parameters[index].isOptional { text += ", isOptional: true" }
-        if !parameters[index].enumValues.isEmpty {
-            text += ", enumValues: ["
-            for (position, value) in parameters[index].enumValues.enumerated() {
+    /// The catalog's events and tasks as functions of one statement per type, event
+    /// or task, so that the type checker meets one event at a time: a literal of the
+    /// whole plan is one constraint system, whose cost grows with the square of the
+    /// plan (issue 51: 3.7 GB at 200 events). An event's parameters are strings, not
+    /// a generic call each, and the event is built from them at run time rather than
+    /// by a `switch` over every factory, so the catalog costs a fraction of the
+    /// factories.
+    private static func renderStatements(_ catalog: RenderModel.CatalogModel, into text: inout SourceText) {
+        text += "\n/// The catalog's events and tasks, one statement each: no expression grows with the spec.\n"
+        text += "private enum AnnaCatalog {\n"
+        text += "    static func events() -> [EventDescriptor] {\n"
+        if !catalog.events.isEmpty {
+            text += catalog.types.isEmpty ? "        let types = CatalogTypes()\n" : "        var types = CatalogTypes()\n"
+        }
+        for type in catalog.types {
+            text += "        types.add("
+            text += type.swiftName
+            text += ".self, named: "
+            text.appendLiteral(type.swiftName)
+            if let values = type.enumValues {
+                text += ", enumValues: ["
+                for (position, value) in values.enumerated() {
+                    if position > 0 { text += ", " }
+                    text.appendLiteral(value)
+                }
+                text += "]"
+            }
+            text += ")\n"
+        }
+        text += "        var events: [EventDescriptor] = []\n"
+        text += "        events.reserveCapacity(\(catalog.events.count))\n"
+        for event in catalog.events {
+            text += "        events.append(types.event("
+            text.appendLiteral(event.name)
+            text += ", parameters: ["
+            for (position, parameter) in event.parameters.enumerated() {
                 if position > 0 { text += ", " }
-                text.appendLiteral(value)
+                text.appendLiteral(parameter.name)
+                text += ", "
+                text.appendLiteral(parameter.isOptional ? parameter.valueType + "?" : parameter.valueType)
             }
             text += "]"
+            if let metadata = event.metadataName {
+                text += ", metadata: AnnaSpecMetadata."
+                text += metadata
+            }
+            text += "))\n"
         }
-        text += ")"
-    }
-
-    /// `title: try arguments.required("title", as: String.self)`.
-    private static func argument(of parameters: [RenderModel.CatalogParameterModel], at index: Int, into text: inout SourceText) {
-        text += parameters[index].label
-        text += parameters[index].isOptional ? ": try arguments.optional(" : ": try arguments.required("
-        text.appendLiteral(parameters[index].name)
-        text += ", as: "
-        text += parameters[index].valueType
-        text += ".self)"
+        text += "        return events\n    }\n"
+        if !catalog.tasks.isEmpty {
+            text += "\n    static func taskDescriptions() -> [TaskDescription] {\n"
+            text += "        var tasks: [TaskDescription] = []\n"
+            text += "        tasks.reserveCapacity(\(catalog.tasks.count))\n"
+            for task in catalog.tasks {
+                text += "        tasks.append(TaskDescription(\n"
+                text += "            match: [\(task.matchLiterals.joined(separator: ", "))],\n"
+                text += "            report: \(task.reportLiteral),\n"
+                text += "            with: [\(task.withEntries.isEmpty ? ":" : task.withEntries.joined(separator: ", "))],\n"
+                text += "            source: \(task.sourceLiteral)\n"
+                text += "        ))\n"
+            }
+            text += "        return tasks\n    }\n"
+        }
+        text += "}\n"
     }
 
     /// A little more than the catalog's length, so the text it is written into
@@ -108,15 +106,7 @@ enum CatalogRenderer {
         text += "\nextension TaskDescription {\n"
         text += "    /// The tasks of \(catalog.fileName) as data: what `TaskSet.\(catalog.identifier)` compiles,\n"
         text += "    /// for a manager to interpret (`manager.loadTasks(_:catalog:)`) or a bundle to carry.\n"
-        text += "    \(catalog.access)static let \(catalog.identifier): [TaskDescription] = [\n"
-        for task in catalog.tasks {
-            text += "        TaskDescription(\n"
-            text += "            match: [\(task.matchLiterals.joined(separator: ", "))],\n"
-            text += "            report: \(task.reportLiteral),\n"
-            text += "            with: [\(task.withEntries.isEmpty ? ":" : task.withEntries.joined(separator: ", "))],\n"
-            text += "            source: \(task.sourceLiteral)\n"
-            text += "        ),\n"
-        }
-        text += "    ]\n}\n"
+        text += "    \(catalog.access)static let \(catalog.identifier): [TaskDescription] = AnnaCatalog.taskDescriptions()\n"
+        text += "}\n"
     }
 }

@@ -107,9 +107,18 @@ enum CompiledTemplates {
             out += model.taskSetName
             out += " = TaskSet(name: "
             out += model.taskSetNameLiteral
-            out += ", tasks: [\n"
+            out += ", tasks: AnnaSpecTasks.all())\n}\n"
+            // One statement per task, in a function: the type checker sees one task
+            // at a time, never the spec's whole list as one literal.
+            out += "\n/// The spec's tasks, one statement each: no expression grows with the spec.\nprivate enum AnnaSpecTasks {\n"
+            if let availability = model.taskSetAvailability {
+                out += "    "
+                out += availability
+                out += "\n"
+            }
+            out += "    static func all() -> [FocusTask] {\n        var tasks: [FocusTask] = []\n"
             for task in model.tasks {
-                out += "        try! FocusTask(match: "
+                out += "        tasks.append(try! FocusTask(match: "
                 out += task.matchLiteral
                 out += ", source: "
                 out += task.sourceLiteral
@@ -117,11 +126,9 @@ enum CompiledTemplates {
                 out += task.parameterName
                 out += " in\n            "
                 out += task.body
-                out += "\n        }"
-                out += task.separator
-                out += "\n"
+                out += "\n        })\n"
             }
-            out += "    ])\n}\n"
+            out += "        return tasks\n    }\n}\n"
         }
         if model.hasMetadata {
             out += "\n/// What the spec declares about its events beyond their parameters.\nprivate enum AnnaSpecMetadata {\n"

@@ -17,10 +17,22 @@ extension RenderModel {
         /// when the generated file's place is known, the spec's place relative to it
         /// resolved against `#filePath` (see ``SpecTranslator/translate(_:specFromOutput:)``).
         package var specPathExpression: String
+        /// The enum and object types the events' parameters name, each once.
+        package var types: [CatalogTypeModel]
         /// The events a task may report, deprecated ones left out.
         package var events: [CatalogEventModel]
         /// The spec's tasks as `TaskDescription` values; empty when it has none.
         package var tasks: [TaskDescriptionModel]
+    }
+
+    /// An enum or object type a catalog's parameters name:
+    /// `types.add(CategorySource.self, named: "CategorySource", enumValues: […])`.
+    package struct CatalogTypeModel: Sendable {
+        /// The Swift type's name, unquoted (a generated type's name needs no escaping
+        /// in a literal, but is written as one all the same).
+        package var swiftName: String
+        /// An enum's raw values, unquoted; `nil` for an object type.
+        package var enumValues: [String]?
     }
 
     /// One event of the catalog. Its names are written as literals when rendered,
@@ -28,24 +40,18 @@ extension RenderModel {
     package struct CatalogEventModel: Sendable {
         /// The event's wire name, unquoted.
         package var name: String
-        /// The escaped Swift name of the factory the catalog's `make` calls:
-        /// `categoryAdded` for `AnalyticsEvent.categoryAdded`.
-        package var factoryName: String
-        /// One per parameter in declaration order, for its `ParameterDescriptor`.
+        /// The name of the event's constant in `AnnaSpecMetadata`, which its factory
+        /// attaches; `nil` when the factory attaches the default metadata.
+        package var metadataName: String?
+        /// One per parameter in declaration order.
         package var parameters: [CatalogParameterModel]
-        /// Whether the factory takes its parameters in another order than declared
-        /// (optional ones move last); `parameters` in the factory's order when so.
-        package var arguments: [CatalogParameterModel]?
     }
 
-    /// A parameter of a catalog event: its descriptor
-    /// (`ParameterDescriptor(name: "title", type: String.self, kind: .string)`) and its
-    /// argument to the factory (`title: try arguments.required("title", as: String.self)`).
+    /// A parameter of a catalog event: its wire name and its Swift type, written as
+    /// two strings (`"title", "String"`, `"tags", "[String]?"`).
     package struct CatalogParameterModel: Sendable {
         /// The wire name, unquoted.
         package var name: String
-        /// The factory's argument label.
-        package var label: String
         /// The Swift type of a value, without the optional mark.
         package var valueType: String
         /// The descriptor kind: `string`, `enumeration`, `object`…

@@ -1,13 +1,26 @@
 import AnnaRules
 
 /// The event catalog (`EventCatalog.<name>`: every event's parameters and types, and
-/// a checked factory through the typed ones) and the spec's tasks as data
+/// the metadata its typed factory attaches) and the spec's tasks as data
 /// (`TaskDescription.<name>`), for tasks built at run time.
 extension SpecTranslator {
     /// The catalog's model, or `nil` for a spec without events.
-    func catalogModel(_ spec: TrackingSpec, fileName: String, specFromOutput: String?) -> RenderModel.CatalogModel? {
+    /// - Parameter metadataNames: The events that have a metadata constant, by their
+    ///   escaped Swift names.
+    func catalogModel(
+        _ spec: TrackingSpec, fileName: String, specFromOutput: String?, metadataNames: Set<String>
+    ) -> RenderModel.CatalogModel? {
         guard !spec.events.isEmpty else { return nil }
         let setName = spec.namespace ?? spec.baseName
+        let events = spec.catalogEvents.map { catalogEventModel($0, spec: spec, metadataNames: metadataNames) }
+        // Each enum and object type the events' parameters name, once, in first use.
+        var seen: Set<String> = []
+        var types: [RenderModel.CatalogTypeModel] = []
+        for parameter in events.flatMap(\.parameters) where parameter.kind == "enumeration" || parameter.kind == "object" {
+            let name = parameter.isArray ? String(parameter.valueType.dropFirst().dropLast()) : parameter.valueType
+            guard seen.insert(name).inserted else { continue }
+            types.append(RenderModel.CatalogTypeModel(swiftName: name, enumValues: parameter.kind == "enumeration" ? parameter.enumValues : nil))
+        }
         return RenderModel.CatalogModel(
             fileName: SwiftLiteral.commentLines(fileName).joined(separator: " "),
             access: spec.access == .public ? "public " : "",
@@ -16,7 +29,8 @@ extension SpecTranslator {
             fingerprintLiteral: SwiftLiteral.string(spec.catalogFingerprint),
             specPathExpression: specFromOutput.map { "EventCatalog.specPath(\(SwiftLiteral.string($0)), besideGeneratedFile: #filePath)" }
                 ?? SwiftLiteral.string(spec.file),
-            events: spec.catalogEvents.map { catalogEventModel($0, spec: spec) },
+            types: types,
+            events: events,
             tasks: spec.tasks.map { task in
                 RenderModel.TaskDescriptionModel(
                     matchLiterals: task.match.map(SwiftLiteral.string),
@@ -28,20 +42,20 @@ extension SpecTranslator {
         )
     }
 
-    private func catalogEventModel(_ event: TrackingSpec.Event, spec: TrackingSpec) -> RenderModel.CatalogEventModel {
-        let parameters = event.parameters.map { catalogParameterModel($0, spec: spec) }
+    private func catalogEventModel(
+        _ event: TrackingSpec.Event, spec: TrackingSpec, metadataNames: Set<String>
+    ) -> RenderModel.CatalogEventModel {
+        let factoryName = SwiftNaming.escaped(event.swiftName)
         return RenderModel.CatalogEventModel(
             name: event.name,
-            factoryName: SwiftNaming.escaped(event.swiftName),
-            parameters: parameters,
-            arguments: event.parameters.isRequiredFirst ? nil : event.signatureParameters.map { catalogParameterModel($0, spec: spec) }
+            metadataName: metadataNames.contains(factoryName) ? factoryName : nil,
+            parameters: event.parameters.map { catalogParameterModel($0, spec: spec) }
         )
     }
 
     private func catalogParameterModel(_ parameter: TrackingSpec.Parameter, spec: TrackingSpec) -> RenderModel.CatalogParameterModel {
         RenderModel.CatalogParameterModel(
             name: parameter.name,
-            label: SwiftLiteral.argumentLabel(parameter.swiftName),
             valueType: parameter.swiftValueType,
             kind: spec.catalogKind(parameter.type.base),
             isArray: parameter.type.isArray,

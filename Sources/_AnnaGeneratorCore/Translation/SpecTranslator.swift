@@ -65,7 +65,7 @@ package struct SpecTranslator: Sendable {
             taskSetNameLiteral: taskSet.nameLiteral,
             taskSetAvailability: taskSet.availability,
             tasks: taskSet.tasks,
-            catalog: catalogModel(spec, fileName: fileName, specFromOutput: specFromOutput)
+            catalog: catalogModel(spec, fileName: fileName, specFromOutput: specFromOutput, metadataNames: metadataNames)
         )
     }
 

@@ -126,13 +126,23 @@ extension TaskSet {
 {{#taskSetAvailability}}
     {{{.}}}
 {{/taskSetAvailability}}
-    {{{access}}}static let {{{taskSetName}}} = TaskSet(name: {{{taskSetNameLiteral}}}, tasks: [
+    {{{access}}}static let {{{taskSetName}}} = TaskSet(name: {{{taskSetNameLiteral}}}, tasks: AnnaSpecTasks.all())
+}
+
+/// The spec's tasks, one statement each: no expression grows with the spec.
+private enum AnnaSpecTasks {
+{{#taskSetAvailability}}
+    {{{.}}}
+{{/taskSetAvailability}}
+    static func all() -> [FocusTask] {
+        var tasks: [FocusTask] = []
 {{#tasks}}
-        try! FocusTask(match: {{{matchLiteral}}}, source: {{{sourceLiteral}}}) { {{{parameterName}}} in
+        tasks.append(try! FocusTask(match: {{{matchLiteral}}}, source: {{{sourceLiteral}}}) { {{{parameterName}}} in
             {{{body}}}
-        }{{{separator}}}
+        })
 {{/tasks}}
-    ])
+        return tasks
+    }
 }
 {{/hasTasks}}
 {{#hasMetadata}}

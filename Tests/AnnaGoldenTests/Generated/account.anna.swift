@@ -198,29 +198,26 @@ extension EventCatalog {
     public static let account = EventCatalog(
         name: "account",
         fingerprint: "69a22c8e8a6cb86e",
-        events: [
-            EventDescriptor(name: "planChanged", parameters: [
-                ParameterDescriptor(name: "tier", type: PlanChangedTier.self, kind: .enumeration, enumValues: ["basic", "premium"]),
-                ParameterDescriptor(name: "plan", type: Plan.self, kind: .enumeration, enumValues: ["free", "pro", "team plan"]),
-            ]),
-        ],
+        events: AnnaCatalog.events(),
         specPath: {
             #if DEBUG
             return "account.anna.yml"
             #else
             return nil
             #endif
-        }(),
-        make: { (name: String, arguments: CatalogArguments) throws(EventCatalogError) -> AnalyticsEvent? in
-            switch name {
-            case "planChanged":
-                return AnalyticsEvent.planChanged(
-                    tier: try arguments.required("tier", as: PlanChangedTier.self),
-                    plan: try arguments.required("plan", as: Plan.self)
-                )
-            default:
-                return nil
-            }
-        }
+        }()
     )
+}
+
+/// The catalog's events and tasks, one statement each: no expression grows with the spec.
+private enum AnnaCatalog {
+    static func events() -> [EventDescriptor] {
+        var types = CatalogTypes()
+        types.add(PlanChangedTier.self, named: "PlanChangedTier", enumValues: ["basic", "premium"])
+        types.add(Plan.self, named: "Plan", enumValues: ["free", "pro", "team plan"])
+        var events: [EventDescriptor] = []
+        events.reserveCapacity(1)
+        events.append(types.event("planChanged", parameters: ["tier", "PlanChangedTier", "plan", "Plan"], metadata: AnnaSpecMetadata.planChanged))
+        return events
+    }
 }

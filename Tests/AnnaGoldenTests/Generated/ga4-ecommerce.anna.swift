@@ -359,167 +359,35 @@ extension EventCatalog {
     public static let ga4Ecommerce = EventCatalog(
         name: "GA4Ecommerce",
         fingerprint: "146a8765403f58fe",
-        events: [
-            EventDescriptor(name: "view_item_list", parameters: [
-                ParameterDescriptor(name: "item_list_id", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "item_list_name", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "items", type: [Item].self, kind: .object, isArray: true),
-            ]),
-            EventDescriptor(name: "select_item", parameters: [
-                ParameterDescriptor(name: "item_list_id", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "item_list_name", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "items", type: [Item].self, kind: .object, isArray: true),
-            ]),
-            EventDescriptor(name: "view_item", parameters: [
-                ParameterDescriptor(name: "currency", type: String.self, kind: .string),
-                ParameterDescriptor(name: "value", type: Double.self, kind: .double),
-                ParameterDescriptor(name: "items", type: [Item].self, kind: .object, isArray: true),
-            ]),
-            EventDescriptor(name: "add_to_cart", parameters: [
-                ParameterDescriptor(name: "currency", type: String.self, kind: .string),
-                ParameterDescriptor(name: "value", type: Double.self, kind: .double),
-                ParameterDescriptor(name: "items", type: [Item].self, kind: .object, isArray: true),
-            ]),
-            EventDescriptor(name: "remove_from_cart", parameters: [
-                ParameterDescriptor(name: "currency", type: String.self, kind: .string),
-                ParameterDescriptor(name: "value", type: Double.self, kind: .double),
-                ParameterDescriptor(name: "items", type: [Item].self, kind: .object, isArray: true),
-            ]),
-            EventDescriptor(name: "view_cart", parameters: [
-                ParameterDescriptor(name: "currency", type: String.self, kind: .string),
-                ParameterDescriptor(name: "value", type: Double.self, kind: .double),
-                ParameterDescriptor(name: "items", type: [Item].self, kind: .object, isArray: true),
-            ]),
-            EventDescriptor(name: "begin_checkout", parameters: [
-                ParameterDescriptor(name: "coupon", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "currency", type: String.self, kind: .string),
-                ParameterDescriptor(name: "value", type: Double.self, kind: .double),
-                ParameterDescriptor(name: "items", type: [Item].self, kind: .object, isArray: true),
-            ]),
-            EventDescriptor(name: "add_shipping_info", parameters: [
-                ParameterDescriptor(name: "coupon", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "shipping_tier", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "currency", type: String.self, kind: .string),
-                ParameterDescriptor(name: "value", type: Double.self, kind: .double),
-                ParameterDescriptor(name: "items", type: [Item].self, kind: .object, isArray: true),
-            ]),
-            EventDescriptor(name: "add_payment_info", parameters: [
-                ParameterDescriptor(name: "coupon", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "payment_type", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "currency", type: String.self, kind: .string),
-                ParameterDescriptor(name: "value", type: Double.self, kind: .double),
-                ParameterDescriptor(name: "items", type: [Item].self, kind: .object, isArray: true),
-            ]),
-            EventDescriptor(name: "purchase", parameters: [
-                ParameterDescriptor(name: "transaction_id", type: String.self, kind: .string),
-                ParameterDescriptor(name: "coupon", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "shipping", type: Double.self, kind: .double, isOptional: true),
-                ParameterDescriptor(name: "tax", type: Double.self, kind: .double, isOptional: true),
-                ParameterDescriptor(name: "currency", type: String.self, kind: .string),
-                ParameterDescriptor(name: "value", type: Double.self, kind: .double),
-                ParameterDescriptor(name: "items", type: [Item].self, kind: .object, isArray: true),
-            ]),
-            EventDescriptor(name: "refund", parameters: [
-                ParameterDescriptor(name: "currency", type: String.self, kind: .string),
-                ParameterDescriptor(name: "value", type: Double.self, kind: .double),
-                ParameterDescriptor(name: "transaction_id", type: String.self, kind: .string),
-                ParameterDescriptor(name: "coupon", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "shipping", type: Double.self, kind: .double, isOptional: true),
-                ParameterDescriptor(name: "tax", type: Double.self, kind: .double, isOptional: true),
-                ParameterDescriptor(name: "items", type: [Item].self, kind: .object, isArray: true, isOptional: true),
-            ]),
-        ],
+        events: AnnaCatalog.events(),
         specPath: {
             #if DEBUG
             return "ga4-ecommerce.anna.yml"
             #else
             return nil
             #endif
-        }(),
-        make: { (name: String, arguments: CatalogArguments) throws(EventCatalogError) -> AnalyticsEvent? in
-            switch name {
-            case "view_item_list":
-                return AnalyticsEvent.viewItemList(
-                    items: try arguments.required("items", as: [Item].self),
-                    itemListId: try arguments.optional("item_list_id", as: String.self),
-                    itemListName: try arguments.optional("item_list_name", as: String.self)
-                )
-            case "select_item":
-                return AnalyticsEvent.selectItem(
-                    items: try arguments.required("items", as: [Item].self),
-                    itemListId: try arguments.optional("item_list_id", as: String.self),
-                    itemListName: try arguments.optional("item_list_name", as: String.self)
-                )
-            case "view_item":
-                return AnalyticsEvent.viewItem(
-                    currency: try arguments.required("currency", as: String.self),
-                    value: try arguments.required("value", as: Double.self),
-                    items: try arguments.required("items", as: [Item].self)
-                )
-            case "add_to_cart":
-                return AnalyticsEvent.addToCart(
-                    currency: try arguments.required("currency", as: String.self),
-                    value: try arguments.required("value", as: Double.self),
-                    items: try arguments.required("items", as: [Item].self)
-                )
-            case "remove_from_cart":
-                return AnalyticsEvent.removeFromCart(
-                    currency: try arguments.required("currency", as: String.self),
-                    value: try arguments.required("value", as: Double.self),
-                    items: try arguments.required("items", as: [Item].self)
-                )
-            case "view_cart":
-                return AnalyticsEvent.viewCart(
-                    currency: try arguments.required("currency", as: String.self),
-                    value: try arguments.required("value", as: Double.self),
-                    items: try arguments.required("items", as: [Item].self)
-                )
-            case "begin_checkout":
-                return AnalyticsEvent.beginCheckout(
-                    currency: try arguments.required("currency", as: String.self),
-                    value: try arguments.required("value", as: Double.self),
-                    items: try arguments.required("items", as: [Item].self),
-                    coupon: try arguments.optional("coupon", as: String.self)
-                )
-            case "add_shipping_info":
-                return AnalyticsEvent.addShippingInfo(
-                    currency: try arguments.required("currency", as: String.self),
-                    value: try arguments.required("value", as: Double.self),
-                    items: try arguments.required("items", as: [Item].self),
-                    coupon: try arguments.optional("coupon", as: String.self),
-                    shippingTier: try arguments.optional("shipping_tier", as: String.self)
-                )
-            case "add_payment_info":
-                return AnalyticsEvent.addPaymentInfo(
-                    currency: try arguments.required("currency", as: String.self),
-                    value: try arguments.required("value", as: Double.self),
-                    items: try arguments.required("items", as: [Item].self),
-                    coupon: try arguments.optional("coupon", as: String.self),
-                    paymentType: try arguments.optional("payment_type", as: String.self)
-                )
-            case "purchase":
-                return AnalyticsEvent.purchase(
-                    transactionId: try arguments.required("transaction_id", as: String.self),
-                    currency: try arguments.required("currency", as: String.self),
-                    value: try arguments.required("value", as: Double.self),
-                    items: try arguments.required("items", as: [Item].self),
-                    coupon: try arguments.optional("coupon", as: String.self),
-                    shipping: try arguments.optional("shipping", as: Double.self),
-                    tax: try arguments.optional("tax", as: Double.self)
-                )
-            case "refund":
-                return AnalyticsEvent.refund(
-                    currency: try arguments.required("currency", as: String.self),
-                    value: try arguments.required("value", as: Double.self),
-                    transactionId: try arguments.required("transaction_id", as: String.self),
-                    coupon: try arguments.optional("coupon", as: String.self),
-                    shipping: try arguments.optional("shipping", as: Double.self),
-                    tax: try arguments.optional("tax", as: Double.self),
-                    items: try arguments.optional("items", as: [Item].self)
-                )
-            default:
-                return nil
-            }
-        }
+        }()
     )
+}
+
+/// The catalog's events and tasks, one statement each: no expression grows with the spec.
+private enum AnnaCatalog {
+    static func events() -> [EventDescriptor] {
+        var types = CatalogTypes()
+        types.add(Item.self, named: "Item")
+        var events: [EventDescriptor] = []
+        events.reserveCapacity(11)
+        events.append(types.event("view_item_list", parameters: ["item_list_id", "String?", "item_list_name", "String?", "items", "[Item]"], metadata: AnnaSpecMetadata.viewItemList))
+        events.append(types.event("select_item", parameters: ["item_list_id", "String?", "item_list_name", "String?", "items", "[Item]"], metadata: AnnaSpecMetadata.selectItem))
+        events.append(types.event("view_item", parameters: ["currency", "String", "value", "Double", "items", "[Item]"], metadata: AnnaSpecMetadata.viewItem))
+        events.append(types.event("add_to_cart", parameters: ["currency", "String", "value", "Double", "items", "[Item]"], metadata: AnnaSpecMetadata.addToCart))
+        events.append(types.event("remove_from_cart", parameters: ["currency", "String", "value", "Double", "items", "[Item]"], metadata: AnnaSpecMetadata.removeFromCart))
+        events.append(types.event("view_cart", parameters: ["currency", "String", "value", "Double", "items", "[Item]"], metadata: AnnaSpecMetadata.viewCart))
+        events.append(types.event("begin_checkout", parameters: ["coupon", "String?", "currency", "String", "value", "Double", "items", "[Item]"], metadata: AnnaSpecMetadata.beginCheckout))
+        events.append(types.event("add_shipping_info", parameters: ["coupon", "String?", "shipping_tier", "String?", "currency", "String", "value", "Double", "items", "[Item]"], metadata: AnnaSpecMetadata.addShippingInfo))
+        events.append(types.event("add_payment_info", parameters: ["coupon", "String?", "payment_type", "String?", "currency", "String", "value", "Double", "items", "[Item]"], metadata: AnnaSpecMetadata.addPaymentInfo))
+        events.append(types.event("purchase", parameters: ["transaction_id", "String", "coupon", "String?", "shipping", "Double?", "tax", "Double?", "currency", "String", "value", "Double", "items", "[Item]"], metadata: AnnaSpecMetadata.purchase))
+        events.append(types.event("refund", parameters: ["currency", "String", "value", "Double", "transaction_id", "String", "coupon", "String?", "shipping", "Double?", "tax", "Double?", "items", "[Item]?"], metadata: AnnaSpecMetadata.refund))
+        return events
+    }
 }

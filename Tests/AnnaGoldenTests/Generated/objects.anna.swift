@@ -249,35 +249,26 @@ extension EventCatalog {
     public static let objects = EventCatalog(
         name: "objects",
         fingerprint: "9ff8820e1a326a15",
-        events: [
-            EventDescriptor(name: "Purchase Made", parameters: [
-                ParameterDescriptor(name: "order id", type: UUID.self, kind: .uuid),
-                ParameterDescriptor(name: "products", type: [CartLine].self, kind: .object, isArray: true),
-                ParameterDescriptor(name: "revenue", type: Double.self, kind: .double),
-                ParameterDescriptor(name: "shipping", type: PostalAddress.self, kind: .object, isOptional: true),
-                ParameterDescriptor(name: "gift wrap", type: [CartLine].self, kind: .object, isArray: true, isOptional: true),
-            ]),
-        ],
+        events: AnnaCatalog.events(),
         specPath: {
             #if DEBUG
             return "objects.anna.yml"
             #else
             return nil
             #endif
-        }(),
-        make: { (name: String, arguments: CatalogArguments) throws(EventCatalogError) -> AnalyticsEvent? in
-            switch name {
-            case "Purchase Made":
-                return AnalyticsEvent.purchaseMade(
-                    orderId: try arguments.required("order id", as: UUID.self),
-                    products: try arguments.required("products", as: [CartLine].self),
-                    revenue: try arguments.required("revenue", as: Double.self),
-                    shipping: try arguments.optional("shipping", as: PostalAddress.self),
-                    giftWrap: try arguments.optional("gift wrap", as: [CartLine].self)
-                )
-            default:
-                return nil
-            }
-        }
+        }()
     )
+}
+
+/// The catalog's events and tasks, one statement each: no expression grows with the spec.
+private enum AnnaCatalog {
+    static func events() -> [EventDescriptor] {
+        var types = CatalogTypes()
+        types.add(CartLine.self, named: "CartLine")
+        types.add(PostalAddress.self, named: "PostalAddress")
+        var events: [EventDescriptor] = []
+        events.reserveCapacity(1)
+        events.append(types.event("Purchase Made", parameters: ["order id", "UUID", "products", "[CartLine]", "revenue", "Double", "shipping", "PostalAddress?", "gift wrap", "[CartLine]?"], metadata: AnnaSpecMetadata.purchaseMade))
+        return events
+    }
 }

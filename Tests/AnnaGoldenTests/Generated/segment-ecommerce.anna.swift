@@ -469,294 +469,38 @@ extension EventCatalog {
     public static let segmentEcommerce = EventCatalog(
         name: "SegmentEcommerce",
         fingerprint: "687dc472f0c63af4",
-        events: [
-            EventDescriptor(name: "Products Searched", parameters: [
-                ParameterDescriptor(name: "query", type: String.self, kind: .string),
-            ]),
-            EventDescriptor(name: "Product List Viewed", parameters: [
-                ParameterDescriptor(name: "list_id", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "category", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "products", type: [Product].self, kind: .object, isArray: true),
-            ]),
-            EventDescriptor(name: "Product Clicked", parameters: [
-                ParameterDescriptor(name: "product_id", type: String.self, kind: .string),
-                ParameterDescriptor(name: "sku", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "category", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "name", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "brand", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "variant", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "price", type: Double.self, kind: .double, isOptional: true),
-                ParameterDescriptor(name: "quantity", type: Int.self, kind: .int, isOptional: true),
-                ParameterDescriptor(name: "coupon", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "position", type: Int.self, kind: .int, isOptional: true),
-                ParameterDescriptor(name: "url", type: URL.self, kind: .url, isOptional: true),
-                ParameterDescriptor(name: "image_url", type: URL.self, kind: .url, isOptional: true),
-            ]),
-            EventDescriptor(name: "Product Viewed", parameters: [
-                ParameterDescriptor(name: "currency", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "value", type: Double.self, kind: .double, isOptional: true),
-                ParameterDescriptor(name: "product_id", type: String.self, kind: .string),
-                ParameterDescriptor(name: "sku", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "category", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "name", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "brand", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "variant", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "price", type: Double.self, kind: .double, isOptional: true),
-                ParameterDescriptor(name: "quantity", type: Int.self, kind: .int, isOptional: true),
-                ParameterDescriptor(name: "coupon", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "position", type: Int.self, kind: .int, isOptional: true),
-                ParameterDescriptor(name: "url", type: URL.self, kind: .url, isOptional: true),
-                ParameterDescriptor(name: "image_url", type: URL.self, kind: .url, isOptional: true),
-            ]),
-            EventDescriptor(name: "Product Added", parameters: [
-                ParameterDescriptor(name: "cart_id", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "product_id", type: String.self, kind: .string),
-                ParameterDescriptor(name: "sku", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "category", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "name", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "brand", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "variant", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "price", type: Double.self, kind: .double, isOptional: true),
-                ParameterDescriptor(name: "quantity", type: Int.self, kind: .int, isOptional: true),
-                ParameterDescriptor(name: "coupon", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "position", type: Int.self, kind: .int, isOptional: true),
-                ParameterDescriptor(name: "url", type: URL.self, kind: .url, isOptional: true),
-                ParameterDescriptor(name: "image_url", type: URL.self, kind: .url, isOptional: true),
-            ]),
-            EventDescriptor(name: "Product Removed", parameters: [
-                ParameterDescriptor(name: "cart_id", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "product_id", type: String.self, kind: .string),
-                ParameterDescriptor(name: "sku", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "category", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "name", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "brand", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "variant", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "price", type: Double.self, kind: .double, isOptional: true),
-                ParameterDescriptor(name: "quantity", type: Int.self, kind: .int, isOptional: true),
-                ParameterDescriptor(name: "coupon", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "position", type: Int.self, kind: .int, isOptional: true),
-                ParameterDescriptor(name: "url", type: URL.self, kind: .url, isOptional: true),
-                ParameterDescriptor(name: "image_url", type: URL.self, kind: .url, isOptional: true),
-            ]),
-            EventDescriptor(name: "Cart Viewed", parameters: [
-                ParameterDescriptor(name: "cart_id", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "products", type: [Product].self, kind: .object, isArray: true),
-            ]),
-            EventDescriptor(name: "Checkout Started", parameters: [
-                ParameterDescriptor(name: "order_id", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "affiliation", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "value", type: Double.self, kind: .double, isOptional: true),
-                ParameterDescriptor(name: "revenue", type: Double.self, kind: .double, isOptional: true),
-                ParameterDescriptor(name: "shipping", type: Double.self, kind: .double, isOptional: true),
-                ParameterDescriptor(name: "tax", type: Double.self, kind: .double, isOptional: true),
-                ParameterDescriptor(name: "discount", type: Double.self, kind: .double, isOptional: true),
-                ParameterDescriptor(name: "coupon", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "currency", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "products", type: [Product].self, kind: .object, isArray: true),
-            ]),
-            EventDescriptor(name: "Checkout Step Viewed", parameters: [
-                ParameterDescriptor(name: "checkout_id", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "step", type: Int.self, kind: .int),
-                ParameterDescriptor(name: "shipping_method", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "payment_method", type: String.self, kind: .string, isOptional: true),
-            ]),
-            EventDescriptor(name: "Checkout Step Completed", parameters: [
-                ParameterDescriptor(name: "checkout_id", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "step", type: Int.self, kind: .int),
-                ParameterDescriptor(name: "shipping_method", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "payment_method", type: String.self, kind: .string, isOptional: true),
-            ]),
-            EventDescriptor(name: "Payment Info Entered", parameters: [
-                ParameterDescriptor(name: "checkout_id", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "order_id", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "step", type: Int.self, kind: .int, isOptional: true),
-                ParameterDescriptor(name: "shipping_method", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "payment_method", type: String.self, kind: .string, isOptional: true),
-            ]),
-            EventDescriptor(name: "Order Completed", parameters: [
-                ParameterDescriptor(name: "checkout_id", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "order_id", type: String.self, kind: .string),
-                ParameterDescriptor(name: "affiliation", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "subtotal", type: Double.self, kind: .double, isOptional: true),
-                ParameterDescriptor(name: "total", type: Double.self, kind: .double, isOptional: true),
-                ParameterDescriptor(name: "revenue", type: Double.self, kind: .double, isOptional: true),
-                ParameterDescriptor(name: "shipping", type: Double.self, kind: .double, isOptional: true),
-                ParameterDescriptor(name: "tax", type: Double.self, kind: .double, isOptional: true),
-                ParameterDescriptor(name: "discount", type: Double.self, kind: .double, isOptional: true),
-                ParameterDescriptor(name: "coupon", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "currency", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "products", type: [Product].self, kind: .object, isArray: true),
-            ]),
-            EventDescriptor(name: "Order Refunded", parameters: [
-                ParameterDescriptor(name: "order_id", type: String.self, kind: .string),
-                ParameterDescriptor(name: "total", type: Double.self, kind: .double, isOptional: true),
-                ParameterDescriptor(name: "currency", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "products", type: [Product].self, kind: .object, isArray: true, isOptional: true),
-            ]),
-            EventDescriptor(name: "Coupon Applied", parameters: [
-                ParameterDescriptor(name: "order_id", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "cart_id", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "coupon_id", type: String.self, kind: .string),
-                ParameterDescriptor(name: "coupon_name", type: String.self, kind: .string, isOptional: true),
-                ParameterDescriptor(name: "discount", type: Double.self, kind: .double, isOptional: true),
-            ]),
-        ],
+        events: AnnaCatalog.events(),
         specPath: {
             #if DEBUG
             return "segment-ecommerce.anna.yml"
             #else
             return nil
             #endif
-        }(),
-        make: { (name: String, arguments: CatalogArguments) throws(EventCatalogError) -> AnalyticsEvent? in
-            switch name {
-            case "Products Searched":
-                return AnalyticsEvent.productsSearched(
-                    query: try arguments.required("query", as: String.self)
-                )
-            case "Product List Viewed":
-                return AnalyticsEvent.productListViewed(
-                    products: try arguments.required("products", as: [Product].self),
-                    listId: try arguments.optional("list_id", as: String.self),
-                    category: try arguments.optional("category", as: String.self)
-                )
-            case "Product Clicked":
-                return AnalyticsEvent.productClicked(
-                    productId: try arguments.required("product_id", as: String.self),
-                    sku: try arguments.optional("sku", as: String.self),
-                    category: try arguments.optional("category", as: String.self),
-                    name: try arguments.optional("name", as: String.self),
-                    brand: try arguments.optional("brand", as: String.self),
-                    variant: try arguments.optional("variant", as: String.self),
-                    price: try arguments.optional("price", as: Double.self),
-                    quantity: try arguments.optional("quantity", as: Int.self),
-                    coupon: try arguments.optional("coupon", as: String.self),
-                    position: try arguments.optional("position", as: Int.self),
-                    url: try arguments.optional("url", as: URL.self),
-                    imageUrl: try arguments.optional("image_url", as: URL.self)
-                )
-            case "Product Viewed":
-                return AnalyticsEvent.productViewed(
-                    productId: try arguments.required("product_id", as: String.self),
-                    currency: try arguments.optional("currency", as: String.self),
-                    value: try arguments.optional("value", as: Double.self),
-                    sku: try arguments.optional("sku", as: String.self),
-                    category: try arguments.optional("category", as: String.self),
-                    name: try arguments.optional("name", as: String.self),
-                    brand: try arguments.optional("brand", as: String.self),
-                    variant: try arguments.optional("variant", as: String.self),
-                    price: try arguments.optional("price", as: Double.self),
-                    quantity: try arguments.optional("quantity", as: Int.self),
-                    coupon: try arguments.optional("coupon", as: String.self),
-                    position: try arguments.optional("position", as: Int.self),
-                    url: try arguments.optional("url", as: URL.self),
-                    imageUrl: try arguments.optional("image_url", as: URL.self)
-                )
-            case "Product Added":
-                return AnalyticsEvent.productAdded(
-                    productId: try arguments.required("product_id", as: String.self),
-                    cartId: try arguments.optional("cart_id", as: String.self),
-                    sku: try arguments.optional("sku", as: String.self),
-                    category: try arguments.optional("category", as: String.self),
-                    name: try arguments.optional("name", as: String.self),
-                    brand: try arguments.optional("brand", as: String.self),
-                    variant: try arguments.optional("variant", as: String.self),
-                    price: try arguments.optional("price", as: Double.self),
-                    quantity: try arguments.optional("quantity", as: Int.self),
-                    coupon: try arguments.optional("coupon", as: String.self),
-                    position: try arguments.optional("position", as: Int.self),
-                    url: try arguments.optional("url", as: URL.self),
-                    imageUrl: try arguments.optional("image_url", as: URL.self)
-                )
-            case "Product Removed":
-                return AnalyticsEvent.productRemoved(
-                    productId: try arguments.required("product_id", as: String.self),
-                    cartId: try arguments.optional("cart_id", as: String.self),
-                    sku: try arguments.optional("sku", as: String.self),
-                    category: try arguments.optional("category", as: String.self),
-                    name: try arguments.optional("name", as: String.self),
-                    brand: try arguments.optional("brand", as: String.self),
-                    variant: try arguments.optional("variant", as: String.self),
-                    price: try arguments.optional("price", as: Double.self),
-                    quantity: try arguments.optional("quantity", as: Int.self),
-                    coupon: try arguments.optional("coupon", as: String.self),
-                    position: try arguments.optional("position", as: Int.self),
-                    url: try arguments.optional("url", as: URL.self),
-                    imageUrl: try arguments.optional("image_url", as: URL.self)
-                )
-            case "Cart Viewed":
-                return AnalyticsEvent.cartViewed(
-                    products: try arguments.required("products", as: [Product].self),
-                    cartId: try arguments.optional("cart_id", as: String.self)
-                )
-            case "Checkout Started":
-                return AnalyticsEvent.checkoutStarted(
-                    products: try arguments.required("products", as: [Product].self),
-                    orderId: try arguments.optional("order_id", as: String.self),
-                    affiliation: try arguments.optional("affiliation", as: String.self),
-                    value: try arguments.optional("value", as: Double.self),
-                    revenue: try arguments.optional("revenue", as: Double.self),
-                    shipping: try arguments.optional("shipping", as: Double.self),
-                    tax: try arguments.optional("tax", as: Double.self),
-                    discount: try arguments.optional("discount", as: Double.self),
-                    coupon: try arguments.optional("coupon", as: String.self),
-                    currency: try arguments.optional("currency", as: String.self)
-                )
-            case "Checkout Step Viewed":
-                return AnalyticsEvent.checkoutStepViewed(
-                    step: try arguments.required("step", as: Int.self),
-                    checkoutId: try arguments.optional("checkout_id", as: String.self),
-                    shippingMethod: try arguments.optional("shipping_method", as: String.self),
-                    paymentMethod: try arguments.optional("payment_method", as: String.self)
-                )
-            case "Checkout Step Completed":
-                return AnalyticsEvent.checkoutStepCompleted(
-                    step: try arguments.required("step", as: Int.self),
-                    checkoutId: try arguments.optional("checkout_id", as: String.self),
-                    shippingMethod: try arguments.optional("shipping_method", as: String.self),
-                    paymentMethod: try arguments.optional("payment_method", as: String.self)
-                )
-            case "Payment Info Entered":
-                return AnalyticsEvent.paymentInfoEntered(
-                    checkoutId: try arguments.optional("checkout_id", as: String.self),
-                    orderId: try arguments.optional("order_id", as: String.self),
-                    step: try arguments.optional("step", as: Int.self),
-                    shippingMethod: try arguments.optional("shipping_method", as: String.self),
-                    paymentMethod: try arguments.optional("payment_method", as: String.self)
-                )
-            case "Order Completed":
-                return AnalyticsEvent.orderCompleted(
-                    orderId: try arguments.required("order_id", as: String.self),
-                    products: try arguments.required("products", as: [Product].self),
-                    checkoutId: try arguments.optional("checkout_id", as: String.self),
-                    affiliation: try arguments.optional("affiliation", as: String.self),
-                    subtotal: try arguments.optional("subtotal", as: Double.self),
-                    total: try arguments.optional("total", as: Double.self),
-                    revenue: try arguments.optional("revenue", as: Double.self),
-                    shipping: try arguments.optional("shipping", as: Double.self),
-                    tax: try arguments.optional("tax", as: Double.self),
-                    discount: try arguments.optional("discount", as: Double.self),
-                    coupon: try arguments.optional("coupon", as: String.self),
-                    currency: try arguments.optional("currency", as: String.self)
-                )
-            case "Order Refunded":
-                return AnalyticsEvent.orderRefunded(
-                    orderId: try arguments.required("order_id", as: String.self),
-                    total: try arguments.optional("total", as: Double.self),
-                    currency: try arguments.optional("currency", as: String.self),
-                    products: try arguments.optional("products", as: [Product].self)
-                )
-            case "Coupon Applied":
-                return AnalyticsEvent.couponApplied(
-                    couponId: try arguments.required("coupon_id", as: String.self),
-                    orderId: try arguments.optional("order_id", as: String.self),
-                    cartId: try arguments.optional("cart_id", as: String.self),
-                    couponName: try arguments.optional("coupon_name", as: String.self),
-                    discount: try arguments.optional("discount", as: Double.self)
-                )
-            default:
-                return nil
-            }
-        }
+        }()
     )
+}
+
+/// The catalog's events and tasks, one statement each: no expression grows with the spec.
+private enum AnnaCatalog {
+    static func events() -> [EventDescriptor] {
+        var types = CatalogTypes()
+        types.add(Product.self, named: "Product")
+        var events: [EventDescriptor] = []
+        events.reserveCapacity(14)
+        events.append(types.event("Products Searched", parameters: ["query", "String"], metadata: AnnaSpecMetadata.productsSearched))
+        events.append(types.event("Product List Viewed", parameters: ["list_id", "String?", "category", "String?", "products", "[Product]"], metadata: AnnaSpecMetadata.productListViewed))
+        events.append(types.event("Product Clicked", parameters: ["product_id", "String", "sku", "String?", "category", "String?", "name", "String?", "brand", "String?", "variant", "String?", "price", "Double?", "quantity", "Int?", "coupon", "String?", "position", "Int?", "url", "URL?", "image_url", "URL?"], metadata: AnnaSpecMetadata.productClicked))
+        events.append(types.event("Product Viewed", parameters: ["currency", "String?", "value", "Double?", "product_id", "String", "sku", "String?", "category", "String?", "name", "String?", "brand", "String?", "variant", "String?", "price", "Double?", "quantity", "Int?", "coupon", "String?", "position", "Int?", "url", "URL?", "image_url", "URL?"], metadata: AnnaSpecMetadata.productViewed))
+        events.append(types.event("Product Added", parameters: ["cart_id", "String?", "product_id", "String", "sku", "String?", "category", "String?", "name", "String?", "brand", "String?", "variant", "String?", "price", "Double?", "quantity", "Int?", "coupon", "String?", "position", "Int?", "url", "URL?", "image_url", "URL?"], metadata: AnnaSpecMetadata.productAdded))
+        events.append(types.event("Product Removed", parameters: ["cart_id", "String?", "product_id", "String", "sku", "String?", "category", "String?", "name", "String?", "brand", "String?", "variant", "String?", "price", "Double?", "quantity", "Int?", "coupon", "String?", "position", "Int?", "url", "URL?", "image_url", "URL?"], metadata: AnnaSpecMetadata.productRemoved))
+        events.append(types.event("Cart Viewed", parameters: ["cart_id", "String?", "products", "[Product]"], metadata: AnnaSpecMetadata.cartViewed))
+        events.append(types.event("Checkout Started", parameters: ["order_id", "String?", "affiliation", "String?", "value", "Double?", "revenue", "Double?", "shipping", "Double?", "tax", "Double?", "discount", "Double?", "coupon", "String?", "currency", "String?", "products", "[Product]"], metadata: AnnaSpecMetadata.checkoutStarted))
+        events.append(types.event("Checkout Step Viewed", parameters: ["checkout_id", "String?", "step", "Int", "shipping_method", "String?", "payment_method", "String?"], metadata: AnnaSpecMetadata.checkoutStepViewed))
+        events.append(types.event("Checkout Step Completed", parameters: ["checkout_id", "String?", "step", "Int", "shipping_method", "String?", "payment_method", "String?"], metadata: AnnaSpecMetadata.checkoutStepCompleted))
+        events.append(types.event("Payment Info Entered", parameters: ["checkout_id", "String?", "order_id", "String?", "step", "Int?", "shipping_method", "String?", "payment_method", "String?"], metadata: AnnaSpecMetadata.paymentInfoEntered))
+        events.append(types.event("Order Completed", parameters: ["checkout_id", "String?", "order_id", "String", "affiliation", "String?", "subtotal", "Double?", "total", "Double?", "revenue", "Double?", "shipping", "Double?", "tax", "Double?", "discount", "Double?", "coupon", "String?", "currency", "String?", "products", "[Product]"], metadata: AnnaSpecMetadata.orderCompleted))
+        events.append(types.event("Order Refunded", parameters: ["order_id", "String", "total", "Double?", "currency", "String?", "products", "[Product]?"], metadata: AnnaSpecMetadata.orderRefunded))
+        events.append(types.event("Coupon Applied", parameters: ["order_id", "String?", "cart_id", "String?", "coupon_id", "String", "coupon_name", "String?", "discount", "Double?"], metadata: AnnaSpecMetadata.couponApplied))
+        return events
+    }
 }
