@@ -37,7 +37,7 @@ let package = Package(
         // Its own product, so neither apps nor the build plugin's tool compile NIO.
         .executable(name: "anna-inspect", targets: ["anna-inspect"]),
         // The generator as a library, for the benchmarks and tools built on it; not a stable API.
-        .library(name: "_AnnaGeneratorCore", targets: ["_AnnaGeneratorCore", "_AnnaGovernance"]),
+        .library(name: "_AnnaGeneratorCore", targets: ["_AnnaGeneratorCore", "_AnnaClientGenerator", "_AnnaGovernance"]),
         // The inspector's checks without its server, for the benchmarks; not a stable API.
         .library(name: "_AnnaInspector", targets: ["_AnnaInspector"]),
         .plugin(name: "AnnaPlugin", targets: ["AnnaPlugin"]),
@@ -118,6 +118,11 @@ let package = Package(
         // besides AnnaRules and libyaml, so an app's first build stays short.
         .target(name: "_AnnaGeneratorCore", dependencies: ["AnnaRules", "CYAML"]),
 
+        // TypeScript and Kotlin from the same validated specs (`anna generate --language`):
+        // the client model, its translation and the two renderers. Apart from the
+        // pipeline, so the build plugin's tool, which writes Swift only, never compiles it.
+        .target(name: "_AnnaClientGenerator", dependencies: ["_AnnaGeneratorCore", "AnnaRules"]),
+
         // What the `anna` tool does on top of the pipeline, for a team governing its
         // specs: diff, docs, privacy, coverage reports and task bundles (Governance/),
         // `anna import` (Import/) and user templates interpreted by Mustache (Templates/).
@@ -135,6 +140,7 @@ let package = Package(
             name: "anna",
             dependencies: [
                 "_AnnaGeneratorCore",
+                "_AnnaClientGenerator",
                 "_AnnaGovernance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -199,7 +205,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AnnaGeneratorTests",
-            dependencies: ["Anna", "_AnnaGeneratorCore", "_AnnaGovernance"],
+            dependencies: ["Anna", "_AnnaGeneratorCore", "_AnnaClientGenerator", "_AnnaGovernance"],
             exclude: ["Fixtures"]
         ),
         // Durable delivery against real files, a real loopback collector and real child

@@ -36,6 +36,12 @@ LAYERS = {
         "Translation",
         "Rendering",
     ],
+    # TypeScript and Kotlin on top of the pipeline (a module of its own, which the
+    # build plugin's tool never compiles): the client model, then its printers.
+    "Sources/_AnnaClientGenerator": [
+        "Translation",
+        "Rendering",
+    ],
     # anna inspect without its server: each folder uses only those before it.
     "Sources/_AnnaInspector": [
         "JSON",        # the JSON value and its strict, bounded reader

@@ -25,7 +25,7 @@ private let systemWrite = Darwin.write
 ///
 /// Used from one thread at a time: `anna generate` and the build plugin's tool make
 /// one per output file.
-final class FileUpdate {
+package final class FileUpdate {
     /// A file system call that failed, with what it was doing.
     struct Failure: Error, CustomStringConvertible {
         /// What failed, e.g. "creating a file in Generated".
@@ -60,7 +60,7 @@ final class FileUpdate {
     ///   - path: The file.
     ///   - writing: `false` to compare only: ``commit()`` then says whether the file
     ///     differs and changes nothing.
-    init(path: String, writing: Bool = true) {
+    package init(path: String, writing: Bool = true) {
         self.path = path
         self.writing = writing
         var status = stat()
@@ -81,7 +81,7 @@ final class FileUpdate {
     }
 
     /// Takes the next bytes of the new contents.
-    func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard failure == nil, !differs, !bytes.isEmpty else { return }
         if temporary == nil {
             if continuesExistingFile(with: bytes) {
@@ -102,7 +102,7 @@ final class FileUpdate {
     /// - Returns: Whether the file was written; when only comparing, whether it differs
     ///   (or is missing).
     /// - Throws: The first error of the file system; nothing is replaced then.
-    func commit() throws -> Bool {
+    package func commit() throws -> Bool {
         if let failure { throw failure }
         if temporary == nil {
             if !differs, let existing, matched == existingSize, fgetc(existing) == EOF { return false }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import _AnnaClientGenerator
 import _AnnaGeneratorCore
 import _AnnaGovernance
 

@@ -1,6 +1,7 @@
 import AnnaRules
 import Foundation
 import Testing
+@testable import _AnnaClientGenerator
 @testable import _AnnaGeneratorCore
 
 /// The language-neutral model the TypeScript and Kotlin clients are written from:

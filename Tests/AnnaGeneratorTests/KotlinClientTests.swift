@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import _AnnaClientGenerator
 @testable import _AnnaGeneratorCore
 
 /// Generated Kotlin against a real `kotlinc` (Debian's `kotlin` package, kotlinc-jvm

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import _AnnaClientGenerator
 @testable import _AnnaGeneratorCore
 
 /// Generated TypeScript against the real `tsc --strict` (Debian's node-typescript):

@@ -1,6 +1,7 @@
 import Benchmark
 import CYAMLBench
 import Foundation
+import _AnnaClientGenerator
 @_spi(Benchmarks) import _AnnaGeneratorCore
 import _AnnaGovernance
 

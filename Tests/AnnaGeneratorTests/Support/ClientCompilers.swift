@@ -1,4 +1,5 @@
 import Foundation
+@testable import _AnnaClientGenerator
 @testable import _AnnaGeneratorCore
 
 /// Real compiles of generated TypeScript and Kotlin: Debian's `node-typescript`

@@ -1,3 +1,5 @@
+import _AnnaGeneratorCore
+
 /// Writes a ``ClientModel`` as one Kotlin file: `enum class`es with their wire
 /// values, data classes for object types, and a class with one typed function per
 /// event (optional properties default to `null` and are left out of the payload)

@@ -1,3 +1,5 @@
+import _AnnaGeneratorCore
+
 extension ClientModel {
     /// What a model's calls use, so a renderer writes only the helpers that are
     /// called (TypeScript's `noUnusedLocals` rejects the others).

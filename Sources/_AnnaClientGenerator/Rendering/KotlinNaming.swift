@@ -1,3 +1,5 @@
+import _AnnaGeneratorCore
+
 /// The names Kotlin reserves, and how the generated file avoids them.
 ///
 /// Keywords (`class`, `object`, `default`…) are written in backticks, which Kotlin

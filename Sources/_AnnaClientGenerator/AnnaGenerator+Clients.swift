@@ -1,3 +1,5 @@
+import _AnnaGeneratorCore
+
 /// The languages `anna generate` writes.
 public enum ClientLanguage: String, Sendable, CaseIterable {
     /// `AnalyticsEvent` factories for Anna's runtime: `NAME.anna.swift`.

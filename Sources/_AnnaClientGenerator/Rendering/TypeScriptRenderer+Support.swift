@@ -1,3 +1,5 @@
+import _AnnaGeneratorCore
+
 extension TypeScriptRenderer {
     /// The client interface, the options and the checks every generated module holds:
     /// a few dozen lines, so a module stands alone and bundles no SDK.

@@ -1,3 +1,5 @@
+import _AnnaGeneratorCore
+
 /// The names a client file gives a model's declared types and its client class:
 /// unique, and clear of the names its language reserves.
 struct ClientTypeNames {

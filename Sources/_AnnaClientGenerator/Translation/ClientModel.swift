@@ -1,4 +1,5 @@
 import AnnaRules
+import _AnnaGeneratorCore
 
 /// What a TypeScript or Kotlin client of a tracking plan needs, whatever the language:
 /// translated from the validated ``TrackingSpec`` by ``ClientTranslator``, so every

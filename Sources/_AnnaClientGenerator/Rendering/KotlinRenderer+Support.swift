@@ -1,3 +1,5 @@
+import _AnnaGeneratorCore
+
 extension KotlinRenderer {
     /// The client interface and the options, nested in the generated class so that
     /// files of several specs share a package.

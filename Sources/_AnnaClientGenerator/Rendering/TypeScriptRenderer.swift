@@ -1,4 +1,5 @@
 import AnnaRules
+import _AnnaGeneratorCore
 
 /// Writes a ``ClientModel`` as one TypeScript module: string-literal unions for
 /// enums, interfaces for object types, and a class with one typed method per event

@@ -1,4 +1,5 @@
 import AnnaRules
+import _AnnaGeneratorCore
 
 /// Translates a validated ``TrackingSpec`` into the language-neutral ``ClientModel``
 /// the TypeScript and Kotlin renderers write from.

@@ -1,3 +1,5 @@
+import _AnnaGeneratorCore
+
 /// The names TypeScript reserves, and how the generated module avoids them.
 ///
 /// Event methods and screen keys are property names, where TypeScript allows every

@@ -1,4 +1,5 @@
 import AnnaRules
+import _AnnaGeneratorCore
 
 /// Text both client renderers write: string literals, doc comments, numbers.
 enum ClientText {
