@@ -196,6 +196,35 @@ import Testing
         }
     }
 
+    @Test func aConsentChoiceAloneIsWrittenStillOptedOut() async throws {
+        let original = try await firstLaunch(.marketingWithheld)
+        try damage(.randomBytes, of: original)
+        let damaged = try Data(contentsOf: file)
+        let recorder = RecordingProvider()
+        var analytics = service(recorder)
+        analytics.setConsent([.necessary, .analytics])
+        analytics.report(AnalyticsEvent(name: "viewed"))
+        await analytics.shutdown()
+        #expect(recorder.allEnvelopes.count == 0)
+        let stored = try #require(try FileIdentityStore(directory: directory).load())
+        #expect(stored.isOptedOut && stored.grantedConsent == [.necessary, .analytics])
+        let aside = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("identity.json.unreadable-") }
+        #expect(try aside.map { try Data(contentsOf: directory.appendingPathComponent($0)) } == [damaged])
+
+        // The next launch is held by the stored opt-out, without an error, until the app opts in.
+        let errors = ErrorLog()
+        let next = RecordingProvider()
+        analytics = service(next, errors: errors)
+        analytics.report(AnalyticsEvent(name: "held"))
+        _ = await analytics.identity
+        analytics.optIn()
+        analytics.report(AnalyticsEvent(name: "afterOptIn"))
+        analytics.report(AnalyticsEvent(name: "promo", metadata: .init(consent: .marketing)))
+        await analytics.shutdown()
+        #expect(next.events.map(\.name) == ["afterOptIn"])
+        #expect(errors.errors.isEmpty)
+    }
+
     // MARK: Controls
 
     @Test func anUndamagedOptOutCollectsNothing() async throws {
