@@ -28,6 +28,10 @@
 //       reset, optout, optin, flush), then shutting down and printing
 //       "identity <anonymous id> <user id or -> <granted, comma-separated>" and
 //       "dropped consent <n> optout <n>".
+//   AnnaDeliveryChild identity-writes <folder> <rounds>
+//       a service with its identity in <folder> changing it until killed: identify and
+//       setConsent in a loop, each written to identity.json, flushing every <rounds>
+//       rounds; prints "writing" once the first changes are on disk.
 //   AnnaDeliveryChild extension <folder> <endpoint> <first> <rounds> <per round>
 //       an app extension on the shared folder (lock policy .aroundIO, no upload of its
 //       own until it shuts down): each round reports <per round> numbered events, waits
@@ -304,6 +308,22 @@ case "shared":
         if number % 3 == 0 { usleep(1000) }
     }
     await flushForever(analytics, http)
+
+case "identity-writes":
+    guard arguments.count == 4, let rounds = Int(arguments[3]), rounds > 0 else { fail("identity-writes <folder> <rounds>") }
+    let analytics = AnalyticsService(providers: [], configuration: .init(
+        errorHandler: { say("error \($0)") }, storageDirectory: URL(fileURLWithPath: arguments[2])))
+    var round = 0
+    while true {
+        analytics.identify(userID: "user\(round)")
+        analytics.setConsent(round % 2 == 0 ? [.necessary, .analytics] : [.necessary])
+        round += 1
+        // Now and then, so the persister's queue does not grow without bound.
+        if round % rounds == 0 {
+            await analytics.flush()
+            if round == rounds { say("writing") }
+        }
+    }
 
 case "calls":
     let http = provider(arguments[2], arguments[3])

@@ -132,21 +132,35 @@ import Testing
         #expect(try storedIdentity?.isOptedOut == false)
     }
 
-    @Test func aCorruptStateIsReportedAndReplaced() async throws {
+    @Test func aCorruptStateHoldsCollectionUntilTheAppChoosesAgain() async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("identity.json")
-        try Data("{\"anonymousID\": 42,".utf8).write(to: file)
+        let damaged = Data("{\"anonymousID\": 42,".utf8)
+        try damaged.write(to: file)
         let errors = ErrorLog()
         let recorder = RecordingProvider()
         let analytics = launch(recorder, errors: errors)
         analytics.report(.categorySelected)
+        _ = await analytics.identity
+        #expect(analytics.isOptedOut, "the launch holds collection as an opt-out")
+        await analytics.flush()
+        #expect(try Data(contentsOf: file) == damaged, "nothing is written before the app chooses")
+        // The app asks the user again.
+        analytics.setConsent([.necessary, .analytics])
+        analytics.optIn()
+        analytics.report(AnalyticsEvent(name: "afterOptIn"))
         await analytics.shutdown()
+        #expect(errors.errors.count == 1)
         let error = try #require(errors.errors.first)
         #expect(error.code == .identityStore)
-        #expect(error.description.contains("identity.json") && error.description.contains("corrupt"))
-        #expect(recorder.events.count == 1, "the event is not lost")
+        #expect(error.description.contains("identity.json") && error.description.contains("damaged") && error.description.contains("optIn()"))
+        #expect(recorder.events.map(\.name) == ["afterOptIn"])
         let stored = try #require(try storedIdentity)
+        #expect(!stored.isOptedOut && stored.grantedConsent == [.necessary, .analytics])
         #expect(stored.anonymousID == recorder.envelopes.first?.anonymousID)
+        let aside = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("identity.json.unreadable-") }
+        #expect(aside.count == 1, "the damaged file is kept aside")
+        #expect(try aside.first.map { try Data(contentsOf: directory.appendingPathComponent($0)) } == damaged)
     }
 
     @Test func callsReachProvidersAsTheirOwnKinds() async throws {

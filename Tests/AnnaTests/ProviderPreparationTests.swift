@@ -136,7 +136,7 @@ import Testing
         encoder.outputFormatting = .sortedKeys
         let json = String(decoding: try encoder.encode(context), as: UTF8.self)
         #expect(json == #"{"app":{"build":"40","name":"Notes","namespace":"com.example.notes","version":"2.1"},"#
-            + #""device":{"manufacturer":"Apple","model":"iPhone16,1"},"library":{"name":"anna-swift","version":"0.1.0"},"#
+            + #""device":{"manufacturer":"Apple","model":"iPhone16,1"},"library":{"name":"anna-swift","version":"\#(AnalyticsContext.annaVersion)"},"#
             + #""locale":"en_US","os":{"name":"iOS","version":"18.1.0"},"timezone":"Europe\/Berlin"}"#)
         #expect(try JSONDecoder().decode(AnalyticsContext.self, from: Data(json.utf8)) == context)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(AnalyticsContext.self, from: Data(#"{"app":{}}"#.utf8)) }

@@ -125,8 +125,17 @@ public struct AnalyticsContext: Sendable, Hashable, Codable {
         }
     }
 
-    /// Anna's name and version as it reports them in ``library``.
-    public static let anna = Library(name: "anna-swift", version: "0.1.0")
+    /// This Anna's version, from one place: what its release is tagged with, and what
+    /// every event says it was sent by (``anna``: Segment's `context.library.version`,
+    /// the vendors' library fields, the collector's `User-Agent`).
+    ///
+    /// A release changes it together with the dependency lines that quote it (the
+    /// README's `.package(url: …, from: …)`, the messages of the trait-gated tools); a
+    /// test holds them to it.
+    public static let annaVersion = "0.1.0"
+
+    /// Anna's name and version (``annaVersion``) as it reports them in ``library``.
+    public static let anna = Library(name: "anna-swift", version: annaVersion)
 
     /// Creates a context.
     /// - Parameters:

@@ -12,6 +12,10 @@ struct IdentityPatch: Sendable {
     var app: (version: String?, build: String?)?
     var globals: (values: [String: AnalyticsValue], pii: Set<String>)?
 
+    /// Whether the patch records a choice of the app (consent, an opt-out or opt-in, a
+    /// reset): after a state that could not be read, the first one is written.
+    var isAppChoice: Bool { grantedConsent != nil || isOptedOut != nil || anonymousID != nil }
+
     func apply(to identity: inout StoredIdentity) {
         if let anonymousID { identity.anonymousID = anonymousID }
         if let userID { identity.userID = userID }

@@ -5,7 +5,15 @@ import Foundation
 ///
 /// An ``IdentityStore`` saves it; the service reads it before it processes the first
 /// event and writes the fields it changes, one patch at a time, off the caller's thread.
+///
+/// Its JSON names the layout's version under `version` (1 today). A state without one
+/// is read as version 1; decoding a later version throws, so that its choices are
+/// never read wrongly or rewritten. Keys this version does not know are kept and written back, so a later
+/// version's fields survive a launch of this one.
 public struct StoredIdentity: Sendable, Hashable, Codable {
+    /// The version of the layout this Anna writes and the latest it reads.
+    package static let formatVersion = 1
+
     /// The installation's anonymous identifier, created once and kept until ``AnalyticsService/reset()``.
     public var anonymousID: String
     /// The user's identifier from ``AnalyticsService/identify(userID:traits:)``, if any.
@@ -31,6 +39,8 @@ public struct StoredIdentity: Sendable, Hashable, Codable {
     public var globals: [String: AnalyticsValue]
     /// The persisted global properties that are PII.
     public var piiGlobals: Set<String>
+    /// The keys this version does not know, as read: written back unchanged.
+    private var unknownKeys: [String: UnknownValue] = [:]
 
     /// Creates a state.
     /// - Parameters:
@@ -75,13 +85,26 @@ public struct StoredIdentity: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
+        case version
         case anonymousID, userID, traits, piiTraits, grantedConsent, isOptedOut, sessionID, lastActivity
         case appVersion, appBuild, globals, piiGlobals
     }
 
-    /// Decodes a state; fields a later or earlier version did not write take their defaults.
+    /// Decodes a state; fields an earlier version did not write take their defaults, and
+    /// keys this version does not know are kept.
+    /// - Throws: An error naming both versions when `version` is later than this Anna
+    ///   reads; a `DecodingError` when the state is damaged.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        // Checked first: a later layout may keep these keys with another meaning.
+        let version = try container.decodeIfPresent(Int.self, forKey: .version) ?? 1
+        guard version <= Self.formatVersion else {
+            throw NewerFormatError(found: version, supported: Self.formatVersion)
+        }
+        guard version >= 1 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .version, in: container, debugDescription: "version \(version) was never written")
+        }
         self.init(
             anonymousID: try container.decode(String.self, forKey: .anonymousID),
             userID: try container.decodeIfPresent(String.self, forKey: .userID),
@@ -98,6 +121,84 @@ public struct StoredIdentity: Sendable, Hashable, Codable {
         guard !anonymousID.isEmpty else {
             throw DecodingError.dataCorruptedError(
                 forKey: .anonymousID, in: container, debugDescription: "the anonymous id is empty")
+        }
+        let others = try decoder.container(keyedBy: UnknownKey.self)
+        for key in others.allKeys where CodingKeys(stringValue: key.stringValue) == nil {
+            unknownKeys[key.stringValue] = try others.decode(UnknownValue.self, forKey: key)
+        }
+    }
+
+    /// Encodes the state with its `version`, and the keys it read but does not know.
+    /// - Parameter encoder: The encoder.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.formatVersion, forKey: .version)
+        try container.encode(anonymousID, forKey: .anonymousID)
+        try container.encodeIfPresent(userID, forKey: .userID)
+        try container.encode(traits, forKey: .traits)
+        try container.encode(piiTraits, forKey: .piiTraits)
+        try container.encodeIfPresent(grantedConsent, forKey: .grantedConsent)
+        try container.encode(isOptedOut, forKey: .isOptedOut)
+        try container.encode(sessionID, forKey: .sessionID)
+        try container.encodeIfPresent(lastActivity, forKey: .lastActivity)
+        try container.encodeIfPresent(appVersion, forKey: .appVersion)
+        try container.encodeIfPresent(appBuild, forKey: .appBuild)
+        try container.encode(globals, forKey: .globals)
+        try container.encode(piiGlobals, forKey: .piiGlobals)
+        guard !unknownKeys.isEmpty else { return }
+        var others = encoder.container(keyedBy: UnknownKey.self)
+        for (key, value) in unknownKeys { try others.encode(value, forKey: UnknownKey(key)) }
+    }
+
+    /// A state whose `version` is later than this Anna reads: it is left as it is.
+    package struct NewerFormatError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The version the state declares.
+        package var found: Int
+        /// The latest version this Anna reads, `StoredIdentity.formatVersion`.
+        package var supported: Int
+
+        /// Names both versions.
+        package var description: String {
+            "it was written in version \(found) of the layout, by a later Anna; this Anna reads up to version \(supported)"
+        }
+    }
+}
+
+/// Any key of a state's JSON object.
+private struct UnknownKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ string: String) { stringValue = string }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// A JSON value kept as read, to be written back: integers stay integers.
+private indirect enum UnknownValue: Sendable, Hashable, Codable {
+    case null, bool(Bool), int(Int64), double(Double), string(String)
+    case array([UnknownValue]), object([String: UnknownValue])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Int64.self) { self = .int(value) }
+        else if let value = try? container.decode(Double.self) { self = .double(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([UnknownValue].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: UnknownValue].self)) }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .int(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
         }
     }
 }

@@ -36,19 +36,25 @@ extension Pipeline {
     }
 
     /// Reads the stored identity and takes it as the pipeline's state, as
-    /// ``IdentityLaunch`` decides; a missing or unreadable one is replaced by a new
-    /// one, written at once. Runs on `queue` before any item.
+    /// ``IdentityLaunch`` decides; a missing one is replaced by a new one, written at
+    /// once. One that cannot be read fails closed: the launch starts opted out, in
+    /// memory, and the store is left as it is until the app chooses again. Runs on
+    /// `queue` before any item.
     func start(now: Date) -> Launch {
-        var loaded: StoredIdentity?
+        let stored: StoredIdentity
         do {
-            loaded = try persister.load()
+            // Missing: a new state, unless a process sharing the store wrote one meanwhile.
+            stored = try persister.load() ?? persister.createIfAbsent(StoredIdentity())
+            persister.start(with: stored)
         } catch {
-            configuration.errorHandler?(.identityStore(error))
-            configuration.logger.error("analytics identity store: \(error)")
+            // Nothing is collected under a choice the app did not make: as an opt-out,
+            // until the app opts in (or out) again.
+            let unreadable = UnreadableIdentityError(error)
+            configuration.errorHandler?(.identityStore(unreadable))
+            configuration.logger.error("analytics identity store: \(unreadable)")
+            stored = StoredIdentity(isOptedOut: true)
+            persister.start(with: stored, writing: unreadable.isNewerFormat ? .never : .afterTheAppChooses)
         }
-        // Missing or unreadable: a new state, unless a process sharing the store wrote one meanwhile.
-        let stored = loaded ?? persister.createIfAbsent(StoredIdentity())
-        persister.start(with: stored)
         let launch = IdentityLaunch(
             stored: stored,
             settings: .init(
@@ -146,6 +152,28 @@ extension Pipeline {
         }
     }
 
+}
+
+/// The stored identity could not be read at launch: why, and what the service does
+/// about it, for the app's error handler.
+struct UnreadableIdentityError: Error, CustomStringConvertible {
+    /// What the store threw.
+    var underlying: any Error
+    /// The state is of a later layout, which this launch leaves to the later version.
+    var isNewerFormat: Bool
+
+    init(_ error: any Error) {
+        underlying = error
+        isNewerFormat = (error as? IdentityStoreError)?.newerFormat != nil || error is StoredIdentity.NewerFormatError
+    }
+
+    var description: String {
+        let written = isNewerFormat
+            ? "this launch keeps the app's choices in memory and leaves the stored state to the later version"
+            : "that choice writes a new state, and the unreadable file is moved aside"
+        return "\(underlying). Nothing is collected, as after optOut(), until the app asks the user again "
+            + "and calls optIn() (after setConsent(_:) for the categories granted) or optOut(); \(written)"
+    }
 }
 
 extension Pipeline.State {
