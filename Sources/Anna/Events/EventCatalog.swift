@@ -37,23 +37,22 @@ public struct EventCatalog: Sendable {
     /// with the metadata the factory attaches. Generated code calls this, with
     /// descriptors from ``CatalogTypes/event(_:parameters:metadata:)``.
     @_spi(Generated) public init(name: String, fingerprint: String, events: [EventDescriptor], specPath: String? = nil) {
-        self.name = name
-        self.fingerprint = fingerprint
-        self.events = events
-        self.specPath = specPath
-        self.byName = Dictionary(events.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        self.make = nil
+        self.init(name: name, fingerprint: fingerprint, events: events, specPath: specPath, factory: nil)
     }
 
     /// Creates a catalog that builds its events through `make`; the code generated
     /// before issue 51 calls this.
     @_spi(Generated) public init(name: String, fingerprint: String, events: [EventDescriptor], specPath: String? = nil, make: @escaping Factory) {
+        self.init(name: name, fingerprint: fingerprint, events: events, specPath: specPath, factory: make)
+    }
+
+    private init(name: String, fingerprint: String, events: [EventDescriptor], specPath: String?, factory: Factory?) {
         self.name = name
         self.fingerprint = fingerprint
         self.events = events
         self.specPath = specPath
         self.byName = Dictionary(events.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        self.make = make
+        self.make = factory
     }
 
     /// The path of a spec given relative to the folder of the generated file that
