@@ -13,11 +13,11 @@ import Testing
         var machine = TestMachine.make(at: start, flushAt: 5, flushInterval: .seconds(30))
         #expect(machine.pathChanged(.unreachable).isEmpty)
         machine.backlogChanged(50)
-        #expect(machine.next(now: start) == .wait(until: nil), "no attempt, and no timer: only an input wakes it")
-        #expect(machine.next(now: start + .seconds(3600)) == .wait(until: nil), "however long it waits")
-        #expect(machine.flushRequested(1, now: start).compactMap(\.resumed) == [[1]], "a flush returns at once")
+        #expect(machine.step(now: start) == .wait(until: nil), "no attempt, and no timer: only an input wakes it")
+        #expect(machine.step(now: start + .seconds(3600)) == .wait(until: nil), "however long it waits")
+        #expect(machine.flushPersisting(1, now: start).compactMap(\.resumed) == [[1]], "a flush returns once persisted")
         _ = machine.pathChanged(.reachable)
-        #expect(machine.next(now: start + .seconds(3600)).isRead, "at once when back")
+        #expect(machine.step(now: start + .seconds(3600)).isRead, "at once when back")
     }
 
     @Test func aBackoffTheOutageCausedEndsWhenThePathReturns() {
@@ -29,7 +29,7 @@ import Testing
         for attempt in 0..<3 {
             let (sent, _) = machine.sendBatch(of: 3, at: now) { _ in .failed(status: nil, message: "offline", retryAfter: nil) }
             #expect(sent == [0..<3], "attempt \(attempt)")
-            guard case .wait(let until?) = machine.next(now: now) else {
+            guard case .wait(let until?) = machine.step(now: now) else {
                 Issue.record("backing off after attempt \(attempt)")
                 return
             }
@@ -38,9 +38,9 @@ import Testing
         }
         #expect(machine.failures == 3 && backoff > now)
         _ = machine.pathChanged(.unreachable)
-        #expect(machine.next(now: now) == .wait(until: nil))
+        #expect(machine.step(now: now) == .wait(until: nil))
         _ = machine.pathChanged(.reachable)
-        #expect(machine.next(now: now).isRead, "the path returned before \(backoff): no waiting it out")
+        #expect(machine.step(now: now).isRead, "the path returned before \(backoff): no waiting it out")
         #expect(machine.failures == 0, "the next failure starts from the first delay")
     }
 
@@ -48,28 +48,28 @@ import Testing
         var machine = TestMachine.make(at: start, flushAt: 1)
         machine.backlogChanged(3)
         _ = machine.sendBatch(of: 3, at: start) { _ in .failed(status: 503, message: "busy", retryAfter: 60) }
-        let step = machine.next(now: start)
+        let step = machine.step(now: start)
         #expect(step == .wait(until: start + .seconds(60)))
         _ = machine.pathChanged(.unreachable)
         _ = machine.pathChanged(.reachable)
-        #expect(machine.next(now: start + .seconds(1)) == step, "Retry-After is the server's word, not the network's")
+        #expect(machine.step(now: start + .seconds(1)) == step, "Retry-After is the server's word, not the network's")
     }
 
     @Test func aRoundUnderWayEndsAfterItsRequestWhenThePathGoes() {
         var machine = TestMachine.make(at: start, flushAt: 1)
         machine.backlogChanged(10)
         #expect(machine.flushRequested(4, now: start).isEmpty)
-        #expect(machine.next(now: start).isRead)
+        #expect(machine.step(now: start).isRead)
         _ = machine.batchRead(count: 10, now: start)
-        #expect(machine.next(now: start) == .send(0..<10))
+        #expect(machine.step(now: start) == .send(0..<10))
         #expect(machine.pathChanged(.unreachable).compactMap(\.resumed) == [[4]], "the flush returns")
         // The request in flight still ends: its events are acknowledged.
         let effects = machine.answered(.accepted, now: start)
         #expect(effects.compactMap(\.acknowledged).map(\.range) == [0..<10])
-        #expect(machine.next(now: start) == .wait(until: nil), "no read for the rest of the round")
+        #expect(machine.step(now: start) == .wait(until: nil), "no read for the rest of the round")
         machine.backlogChanged(2)
         _ = machine.pathChanged(.reachable)
-        #expect(machine.next(now: start).isRead, "the interrupted round resumes")
+        #expect(machine.step(now: start).isRead, "the interrupted round resumes")
     }
 
     @Test func stopWhileUnreachableFinishesWithoutALastAttempt() {
@@ -77,7 +77,7 @@ import Testing
         machine.backlogChanged(5)
         _ = machine.pathChanged(.unreachable)
         _ = machine.stopRequested(99)
-        #expect(machine.next(now: start).isFinish)
+        #expect(machine.step(now: start).isFinish)
     }
 
     @Test func anExpensivePathHoldsABacklogBeyondTheLimit() {
@@ -87,15 +87,15 @@ import Testing
         let cellular = NetworkPath(isReachable: true, isExpensive: true)
         _ = machine.pathChanged(cellular)
         machine.backlogChanged(20)
-        #expect(machine.next(now: start).isRead, "a trickle goes out on cellular")
+        #expect(machine.step(now: start).isRead, "a trickle goes out on cellular")
         _ = machine.batchRead(count: 0, now: start)
         machine.backlogChanged(2_000)
-        #expect(machine.next(now: start) == .wait(until: nil), "a backlog from offline waits for another path")
-        #expect(machine.flushRequested(1, now: start).compactMap(\.resumed) == [[1]])
+        #expect(machine.step(now: start) == .wait(until: nil), "a backlog from offline waits for another path")
+        #expect(machine.flushPersisting(1, now: start).compactMap(\.resumed) == [[1]])
         _ = machine.pathChanged(NetworkPath(isReachable: true, isConstrained: true))
-        #expect(machine.next(now: start) == .wait(until: nil), "Low Data Mode holds it too")
+        #expect(machine.step(now: start) == .wait(until: nil), "Low Data Mode holds it too")
         _ = machine.pathChanged(.reachable)
-        #expect(machine.next(now: start).isRead, "Wi-Fi")
+        #expect(machine.step(now: start).isRead, "Wi-Fi")
 
         var unlimited = TestMachine(
             configuration: .init(DurableProvider.Configuration(flushAt: 1)), random: FixedRandom(), now: start)

@@ -14,14 +14,14 @@ import Testing
         var machine = TestMachine.make(at: start, flushAt: 1, adoptsOrphans: true)
         machine.nextAdoption = start + .seconds(3600)
         machine.backlogChanged(3)
-        #expect(machine.next(now: start).isRead)
+        #expect(machine.step(now: start).isRead)
         _ = machine.batchRead(count: 3, now: start)
         return machine
     }
 
     @Test func aBusyLockIsTriedAgainAfterGrowingPausesThenTheAttemptFails() {
         var machine = sending()
-        #expect(machine.next(now: start) == .takeUploadLock)
+        #expect(machine.step(now: start) == .takeUploadLock)
         var now = start
         var pauses: [Duration] = []
         while true {
@@ -30,18 +30,18 @@ import Testing
                 #expect(effects.contains { if case .countRetry = $0 { true } else { false } }, "a failed attempt")
                 break
             }
-            guard case .wait(let until?) = machine.next(now: now) else {
+            guard case .wait(let until?) = machine.step(now: now) else {
                 Issue.record("a busy lock waits for a time")
                 return
             }
             pauses.append(until - now)
-            #expect(machine.next(now: until) == .takeUploadLock, "tried again when the pause is over")
+            #expect(machine.step(now: until) == .takeUploadLock, "tried again when the pause is over")
             now = until
         }
         #expect(Array(pauses.prefix(6)) == [5, 10, 20, 40, 80, 160].map { Duration.milliseconds($0) })
         #expect(pauses.dropFirst(5).allSatisfy { $0 == .milliseconds(160) })
         #expect(now - start >= .seconds(16) && now - start < .seconds(17), "about one request's time, then it gives up")
-        guard case .wait = machine.next(now: now) else {
+        guard case .wait = machine.step(now: now) else {
             Issue.record("backing off after the failed attempt")
             return
         }
@@ -49,31 +49,32 @@ import Testing
 
     @Test func theLockIsTakenForOneRequestAndGivenBackAfterIt() {
         var machine = sending()
-        #expect(machine.next(now: start) == .takeUploadLock)
+        #expect(machine.step(now: start) == .takeUploadLock)
         machine.uploadLockTaken()
-        #expect(machine.next(now: start) == .send(0..<3))
+        #expect(machine.step(now: start) == .send(0..<3))
         machine.uploadLockReleased()
         _ = machine.answered(.accepted, now: start)
-        #expect(machine.next(now: start).isRead, "the next batch")
+        #expect(machine.step(now: start).isRead, "the next batch")
         _ = machine.batchRead(count: 2, now: start)
-        #expect(machine.next(now: start) == .takeUploadLock, "each request takes it anew")
+        #expect(machine.step(now: start) == .takeUploadLock, "each request takes it anew")
     }
 
     @Test func aHoldBetweenTakingTheLockAndSendingGivesItBackFirst() {
         var machine = sending()
-        #expect(machine.next(now: start) == .takeUploadLock)
+        #expect(machine.step(now: start) == .takeUploadLock)
         machine.uploadLockTaken()
         _ = machine.suspendRequested(30)
-        #expect(machine.next(now: start) == .releaseUploadLock, "no process waits on a lock a held uploader keeps")
+        #expect(machine.step(now: start) == .releaseUploadLock, "no process waits on a lock a held uploader keeps")
         machine.uploadLockReleased()
-        #expect(machine.next(now: start).heldResuming == [30])
+        #expect(machine.step(now: start) == .releaseStorage, "then the storage")
+        #expect(machine.storageReleased().compactMap(\.resumed) == [[30]])
     }
 
     @Test func aSegmentFolderOfItsOwnTakesNoLock() {
         var machine = TestMachine.make(at: start, flushAt: 1)
         machine.backlogChanged(3)
-        _ = machine.next(now: start)
+        _ = machine.step(now: start)
         _ = machine.batchRead(count: 3, now: start)
-        #expect(machine.next(now: start) == .send(0..<3))
+        #expect(machine.step(now: start) == .send(0..<3))
     }
 }

@@ -13,9 +13,9 @@ import Testing
     func sending() -> TestMachine {
         var machine = TestMachine.make(at: start)
         _ = machine.flushRequested(1, now: start)
-        #expect(machine.next(now: start).isRead)
+        #expect(machine.step(now: start).isRead)
         _ = machine.batchRead(count: 4, now: start)
-        #expect(machine.next(now: start) == .send(0..<4))
+        #expect(machine.step(now: start) == .send(0..<4))
         let started = machine.requestStarting(7, now: start)
         #expect(started)
         return machine
@@ -26,30 +26,32 @@ import Testing
         #expect(machine.purgeStarted(40).compactMap(\.cancelled) == [7], "the request in flight is cancelled")
         #expect(machine.isHeld)
         #expect(machine.answered(.accepted, now: start).isEmpty, "its late answer acknowledges nothing")
-        #expect(machine.next(now: start).heldResuming == [40], "the purge goes on once no records are held")
+        #expect(machine.step(now: start).heldResuming == [40], "the purge goes on once no records are held")
         #expect(machine.flushRequested(2, now: start).isEmpty, "a flush during the purge waits for a round after it")
-        #expect(machine.next(now: start).heldResuming == [], "still held")
+        #expect(machine.step(now: start).heldResuming == [], "still held")
         let started = machine.requestStarting(8, now: start)
         #expect(!started, "no request starts while held")
 
         machine.purgeEnded()
-        #expect(machine.next(now: start).isRead, "the round reads again, after the purge")
+        #expect(machine.step(now: start).isRead, "the round reads again, after the purge")
         #expect(machine.batchRead(count: 0, now: start).compactMap(\.resumed) == [[1, 2]])
     }
 
-    @Test func aSuspensionHoldsUntilResumeAndFlushesReturnAtOnce() {
+    @Test func aSuspensionHoldsReleasesUntilResumeAndFlushesReturnAtOnce() {
         var machine = TestMachine.make(at: start, flushAt: 1)
         machine.backlogChanged(5)
-        let suspension = machine.suspendRequested(30)
-        #expect(suspension.began && suspension.effects.isEmpty, "nothing in flight to cancel")
+        #expect(machine.suspendRequested(30).isEmpty, "nothing in flight to cancel; returns once released")
         #expect(machine.isSuspended && machine.isHeld)
-        #expect(machine.next(now: start).heldResuming == [30], "a suspended app sends nothing and holds no records")
+        #expect(machine.step(now: start) == .releaseStorage, "a suspended app sends nothing and holds no records")
+        #expect(machine.storageReleased().compactMap(\.resumed) == [[30]])
+        #expect(machine.step(now: start).heldResuming == [])
         #expect(machine.flushRequested(1, now: start).compactMap(\.resumed) == [[1]], "nothing can be sent: at once")
-        let again = machine.suspendRequested(31)
-        #expect(!again.began && again.effects.compactMap(\.resumed) == [[31]], "suspended already: at once")
-        #expect(machine.resumeRequested() == .none, "nothing was released")
+        #expect(machine.suspendRequested(31).compactMap(\.resumed) == [[31]], "released already: at once")
+        #expect(machine.resumeRequested(32).isEmpty, "returns once retaken")
+        #expect(machine.step(now: start) == .retakeStorage)
+        #expect(machine.storageRetaken(failure: nil).compactMap(\.resumed) == [[32]])
         #expect(!machine.isHeld)
-        #expect(machine.next(now: start).isRead, "resume: the backlog is sent")
+        #expect(machine.step(now: start).isRead, "resume: the backlog is sent")
     }
 
     /// The old rule let a stop end the suspension's hold and relied on the released
@@ -58,10 +60,11 @@ import Testing
         var machine = TestMachine.make(at: start, flushAt: 1)
         machine.backlogChanged(5)
         _ = machine.suspendRequested(30)
-        #expect(machine.next(now: start).heldResuming == [30])
+        #expect(machine.step(now: start) == .releaseStorage)
+        #expect(machine.storageReleased().compactMap(\.resumed) == [[30]])
         #expect(machine.stopRequested(20).isEmpty)
         #expect(machine.isHeld, "a stop does not end the suspension's hold")
-        #expect(machine.next(now: start).finishResuming == [20], "no read of the released queue, no request")
+        #expect(machine.step(now: start) == .finish(resuming: [20], retakingStorage: true), "no read of the released queue, no request")
         #expect(machine.stopRequested(21).compactMap(\.resumed) == [[21]], "a stop after the end returns at once")
         #expect(machine.purgeStarted(41).compactMap(\.resumed) == [[41]], "so does a purge")
     }
@@ -70,22 +73,26 @@ import Testing
         var machine = sending()
         _ = machine.purgeStarted(40)
         #expect(machine.stopRequested(20).isEmpty)
-        #expect(machine.next(now: start).heldResuming == [40], "a stop does not end a purge's hold")
+        #expect(machine.step(now: start).heldResuming == [40], "a stop does not end a purge's hold")
         machine.purgeEnded()
-        #expect(machine.next(now: start).isRead, "the last round, after the purge")
+        #expect(machine.step(now: start).isRead, "the last round, after the purge")
         _ = machine.batchRead(count: 0, now: start)
-        #expect(machine.next(now: start).finishResuming == [20])
+        #expect(machine.step(now: start).finishResuming == [20])
     }
 
     @Test func aSuspensionDuringAPurgeOutlastsIt() {
         var machine = sending()
         #expect(machine.purgeStarted(40).compactMap(\.cancelled) == [7])
-        #expect(machine.suspendRequested(30).effects.isEmpty, "the request was cancelled once, by the purge")
-        #expect(machine.next(now: start).heldResuming == [40, 30])
+        #expect(machine.suspendRequested(30).isEmpty, "the request was cancelled once, by the purge")
+        #expect(machine.step(now: start) == .releaseStorage)
+        #expect(machine.storageReleased().compactMap(\.resumed) == [[30]])
+        #expect(machine.step(now: start).heldResuming == [40])
         machine.purgeEnded()
-        #expect(machine.next(now: start).heldResuming == [], "still suspended")
-        #expect(machine.resumeRequested() == .none, "nothing was released")
-        #expect(machine.next(now: start).isRead)
+        #expect(machine.step(now: start).heldResuming == [], "still suspended")
+        #expect(machine.resumeRequested(31).isEmpty)
+        #expect(machine.step(now: start) == .retakeStorage)
+        #expect(machine.storageRetaken(failure: nil).compactMap(\.resumed) == [[31]])
+        #expect(machine.step(now: start).isRead)
     }
 
     /// The old driver resumed those waiting for a hold only when it saw the hold: a
@@ -93,11 +100,10 @@ import Testing
     /// until the next hold or the end.
     @Test func aHoldThatEndsDuringARequestStillResumesItsCaller() {
         var machine = sending()
-        #expect(machine.suspendRequested(30).effects.compactMap(\.cancelled) == [7])
-        #expect(machine.resumeRequested() == .none, "nothing was released")
+        #expect(machine.suspendRequested(30).compactMap(\.cancelled) == [7])
+        #expect(machine.resumeRequested(31).compactMap(\.resumed) == [[30, 31]], "nothing was released: both return")
         #expect(machine.answered(.accepted, now: start).isEmpty, "the batch was abandoned: nothing acknowledged")
-        #expect(machine.next(now: start) == .holdEnded(resuming: [30]))
-        #expect(machine.next(now: start).isRead, "the round starts over")
+        #expect(machine.step(now: start).isRead, "the round starts over")
     }
 
     @Test func aStopFinishingResumesEveryoneStillWaiting() {
@@ -107,8 +113,8 @@ import Testing
         _ = machine.purgeStarted(40)
         _ = machine.suspendRequested(30)
         machine.purgeEnded()
-        #expect(machine.next(now: start).finishResuming == [1, 40, 30, 20], "flushes, holds, then stops")
-        #expect(machine.next(now: start).finishResuming == [], "once")
+        #expect(machine.step(now: start).finishResuming == [1, 40, 30, 20], "flushes, holds, suspensions, then stops")
+        #expect(machine.step(now: start).finishResuming == [], "once")
     }
 
     /// Every order of stop, suspend, resume, purge (its start and end), flush and the
@@ -141,7 +147,7 @@ import Testing
                 guard !finished else { return }
                 for _ in 0..<50 {
                     let held = machine.isHeld
-                    let step = machine.next(now: start)
+                    let step = machine.step(now: start)
                     switch step {
                     case .read:
                         #expect(!held, "read while held: \(label)")
@@ -157,10 +163,16 @@ import Testing
                     case .hold(let waiters):
                         resumed += waiters
                         return
-                    case .finish(let waiters):
+                    case .finish(let waiters, _):
                         resumed += waiters
                         finished = true
                         return
+                    case .persist:
+                        take(machine.persisted(now: start))
+                    case .releaseStorage:
+                        take(machine.storageReleased())
+                    case .retakeStorage:
+                        take(machine.storageRetaken(failure: nil))
                     case .wait, .adopt:
                         return
                     }
@@ -173,8 +185,8 @@ import Testing
                 case .stop: take(machine.stopRequested(20))
                 case .suspend:
                     holdBegan = true
-                    take(machine.suspendRequested(30).effects)
-                case .resume: _ = machine.resumeRequested()
+                    take(machine.suspendRequested(30))
+                case .resume: take(machine.resumeRequested(31))
                 case .purge:
                     holdBegan = true
                     take(machine.purgeStarted(40))
@@ -192,7 +204,7 @@ import Testing
             let holdBeforeAnswer = order.prefix { $0 != .answer }.contains { $0 == .suspend || $0 == .purge }
             #expect(acknowledged == (holdBeforeAnswer ? 0 : 1), "acknowledged once, unless a hold came first: \(label)")
             #expect(cancelled == (holdBeforeAnswer ? [7] : []), "cancelled once, if a hold came first: \(label)")
-            #expect(resumed.sorted() == [1, 5, 20, 30, 40], "every caller exactly once: \(label)")
+            #expect(resumed.sorted() == [1, 5, 20, 30, 31, 40], "every caller exactly once: \(label)")
         }
         #expect(orders == 1260)
     }
@@ -202,87 +214,87 @@ import Testing
     @Test func aRequestInFlightIsAnsweredByItsCompletionOrTimesOutAtItsDeadline() {
         let timeout = TestMachine.make(at: start).configuration.requestTimeout
         var machine = sending()
-        #expect(machine.next(now: start) == .wait(until: start + timeout), "waits for the answer until its deadline")
+        #expect(machine.step(now: start) == .wait(until: start + timeout), "waits for the answer until its deadline")
         #expect(!machine.mayStartRequest, "one request of a batch at a time")
         let otherWakes = machine.requestCompleted(6, answer: .accepted)
         #expect(!otherWakes, "another request's completion is ignored")
-        #expect(machine.next(now: start) == .wait(until: start + timeout))
+        #expect(machine.step(now: start) == .wait(until: start + timeout))
         let ownWakes = machine.requestCompleted(7, answer: .tooLarge)
         #expect(ownWakes, "its own wakes the driver")
         let secondWakes = machine.requestCompleted(7, answer: .accepted)
         #expect(!secondWakes, "once")
-        #expect(machine.next(now: start) == .answer(.tooLarge), "the driver takes the answer")
+        #expect(machine.step(now: start) == .answer(.tooLarge), "the driver takes the answer")
         #expect(machine.answered(.tooLarge, now: start).isEmpty, "split in halves")
-        #expect(machine.next(now: start) == .send(0..<2))
+        #expect(machine.step(now: start) == .send(0..<2))
 
         let late = start + .seconds(1)
         let started8 = machine.requestStarting(8, now: late)
         #expect(started8)
-        #expect(machine.next(now: late + timeout) == .timedOut(8, records: 2), "no whole answer by the deadline, for the 2 records sent")
+        #expect(machine.step(now: late + timeout) == .timedOut(8, records: 2), "no whole answer by the deadline, for the 2 records sent")
         let lateWakes = machine.requestCompleted(8, answer: .accepted)
         #expect(!lateWakes, "the timed-out request's late completion is ignored")
         let effects = machine.answered(.failed(status: nil, message: "timeout", retryAfter: nil), now: late + timeout)
         #expect(effects.contains { $0.reported != nil }, "reported, and backed off like any failed attempt")
-        #expect(machine.next(now: late + timeout).waitDeadline != nil)
+        #expect(machine.step(now: late + timeout).waitDeadline != nil)
     }
 
     @Test func nothingComesBetweenARequestAndItsAnswerButAHoldOrAStop() {
         // Adoption due, the path gone, the upload lock held: all wait for the answer.
         var machine = TestMachine.make(at: start, flushInterval: .seconds(5), adoptsOrphans: true)
-        #expect(machine.next(now: start) == .adopt)
+        #expect(machine.step(now: start) == .adopt)
         _ = machine.adopted(now: start)
         _ = machine.flushRequested(1, now: start)
-        #expect(machine.next(now: start) == .adopt, "a flush adopts first")
+        #expect(machine.step(now: start) == .adopt, "a flush adopts first")
         _ = machine.adopted(now: start)
-        #expect(machine.next(now: start).isRead)
+        #expect(machine.step(now: start).isRead)
         _ = machine.batchRead(count: 3, now: start)
-        #expect(machine.next(now: start) == .takeUploadLock)
+        #expect(machine.step(now: start) == .takeUploadLock)
         machine.uploadLockTaken()
-        #expect(machine.next(now: start) == .send(0..<3))
+        #expect(machine.step(now: start) == .send(0..<3))
         let started7 = machine.requestStarting(7, now: start)
         #expect(started7)
         _ = machine.pathChanged(.unreachable)
         let later = start + .seconds(6)
         let deadline = start + machine.configuration.requestTimeout
         #expect(later < deadline)
-        #expect(machine.next(now: later) == .wait(until: deadline),
+        #expect(machine.step(now: later) == .wait(until: deadline),
             "no adoption, no lock release, no round end while the request is in flight")
         let answerWakes = machine.requestCompleted(7, answer: .accepted)
         #expect(answerWakes)
-        #expect(machine.next(now: later) == .answer(.accepted))
+        #expect(machine.step(now: later) == .answer(.accepted))
         machine.uploadLockReleased()
         let effects = machine.answered(.accepted, now: later)
         #expect(effects.compactMap(\.acknowledged).map(\.delivered) == [3], "its answer counts")
-        #expect(machine.next(now: later) == .adopt, "then what waited")
+        #expect(machine.step(now: later) == .adopt, "then what waited")
     }
 
     @Test func aSharedFolderAdoptsAtStartEveryIntervalAndBeforeAFlushRound() {
         var machine = TestMachine.make(at: start, flushInterval: .seconds(30), adoptsOrphans: true)
-        #expect(machine.next(now: start) == .adopt, "at start")
+        #expect(machine.step(now: start) == .adopt, "at start")
         #expect(machine.adopted(now: start).isEmpty)
-        #expect(machine.next(now: start) == .wait(until: start + .seconds(30)), "the next adoption bounds the wait")
-        #expect(machine.next(now: start + .seconds(30)) == .adopt, "every interval")
+        #expect(machine.step(now: start) == .wait(until: start + .seconds(30)), "the next adoption bounds the wait")
+        #expect(machine.step(now: start + .seconds(30)) == .adopt, "every interval")
         _ = machine.adopted(now: start + .seconds(30))
 
         let later = start + .seconds(31)
         #expect(machine.flushRequested(9, now: later).isEmpty)
-        #expect(machine.next(now: later) == .adopt, "a flush's round waits for an adoption, so it sends what was adopted")
+        #expect(machine.step(now: later) == .adopt, "a flush's round waits for an adoption, so it sends what was adopted")
         #expect(machine.adopted(now: later).isEmpty)
-        #expect(machine.next(now: later).isRead, "then the flush's round")
+        #expect(machine.step(now: later).isRead, "then the flush's round")
         #expect(machine.batchRead(count: 0, now: later).compactMap(\.resumed) == [[9]])
     }
 
     @Test func noAdoptionWhileHeldNorWithoutASharedFolder() {
         var shared = TestMachine.make(at: start, adoptsOrphans: true)
         _ = shared.purgeStarted(40)
-        #expect(shared.next(now: start).heldResuming == [40], "a purge comes before adoption")
+        #expect(shared.step(now: start).heldResuming == [40], "a purge comes before adoption")
         #expect(shared.flushRequested(1, now: start).isEmpty)
         shared.purgeEnded()
-        #expect(shared.next(now: start) == .adopt, "the adoption held back by the purge")
+        #expect(shared.step(now: start) == .adopt, "the adoption held back by the purge")
 
         var own = TestMachine.make(at: start)
         own.backlogChanged(0)
-        #expect(own.next(now: start) == .wait(until: nil), "a folder of its own adopts nothing and waits for input")
+        #expect(own.step(now: start) == .wait(until: nil), "a folder of its own adopts nothing and waits for input")
     }
 }
 

@@ -38,7 +38,7 @@ import Testing
         #expect(sent == [0..<4, 0..<2])
         #expect(effects.compactMap(\.acknowledged).map(\.range) == [0..<2, 2..<4])
         #expect(effects.compactMap(\.acknowledged).map(\.rejected) == [0, 2])
-        #expect(machine.next(now: start).isRead, "the round reads on")
+        #expect(machine.step(now: start).isRead, "the round reads on")
     }
 
     @Test func refusedRecordsOfARequestThatIngestedTheRestAreDroppedAndTheRestAcknowledged() {
@@ -73,6 +73,6 @@ import Testing
         }
         #expect(effects.compactMap(\.acknowledged).isEmpty)
         #expect(effects.compactMap(\.reported).first?.delay == 30)
-        #expect(machine.next(now: start + .seconds(29)) == .wait(until: start + .seconds(30)))
+        #expect(machine.step(now: start + .seconds(29)) == .wait(until: start + .seconds(30)))
     }
 }

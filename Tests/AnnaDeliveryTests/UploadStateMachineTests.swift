@@ -25,6 +25,29 @@ extension TestMachine {
         return Self(configuration: .init(configuration, adoptsOrphans: adoptsOrphans), random: random, now: now)
     }
 
+    /// The next step, with the persist step a flush or a stop begins with done
+    /// (``UploadStateMachine/Step/persist``): the tests of rounds start after it.
+    /// What the persist step resumes is checked to be nothing; tests of that call
+    /// ``next(now:)`` and ``persisted(now:)`` themselves.
+    mutating func step(now: ContinuousClock.Instant) -> Step {
+        let step = next(now: now)
+        guard case .persist = step else { return step }
+        let effects = persisted(now: now)
+        #expect(effects.isEmpty, "the persist step resumed someone: \(effects.compactMap(\.resumed))")
+        return next(now: now)
+    }
+
+    /// `flush()` with its persist step done: what the flush's call and the persist
+    /// step resumed.
+    mutating func flushPersisting(_ waiter: UInt64, now: ContinuousClock.Instant) -> [Effect] {
+        let effects = flushRequested(waiter, now: now)
+        guard case .persist = next(now: now) else {
+            Issue.record("a flush begins with the persist step")
+            return effects
+        }
+        return effects + persisted(now: now)
+    }
+
     /// Runs a round over `count` records answered by `answer` (per range sent)
     /// and returns the ranges sent and every effect, until the machine waits or reads again.
     mutating func sendBatch(
@@ -32,9 +55,9 @@ extension TestMachine {
     ) -> (sent: [Range<Int>], effects: [Effect]) {
         var sent: [Range<Int>] = []
         var effects: [Effect] = []
-        guard case .read = next(now: now) else { return (sent, effects) }
+        guard case .read = step(now: now) else { return (sent, effects) }
         effects += batchRead(count: count, now: now)
-        while case .send(let range) = next(now: now) {
+        while case .send(let range) = step(now: now) {
             sent.append(range)
             effects += answered(answer(range), now: now)
         }
@@ -78,24 +101,24 @@ extension UploadStateMachine.Step {
 
     @Test func uploadsStartOnCountOnIntervalOnFlushAndOnStop() {
         var machine = TestMachine.make(at: start, flushAt: 10, flushInterval: .seconds(30))
-        #expect(machine.next(now: start) == .wait(until: nil), "nothing waits")
+        #expect(machine.step(now: start) == .wait(until: nil), "nothing waits")
         machine.backlogChanged(3)
-        #expect(machine.next(now: start) == .wait(until: start + .seconds(30)), "the interval's deadline")
-        #expect(machine.next(now: start + .seconds(30)) == .read(maxRecords: 500, maxBytes: 500_000 - 64 - 500))
+        #expect(machine.step(now: start) == .wait(until: start + .seconds(30)), "the interval's deadline")
+        #expect(machine.step(now: start + .seconds(30)) == .read(maxRecords: 500, maxBytes: 500_000 - 64 - 500))
         #expect(machine.batchRead(count: 0, now: start + .seconds(30)).isEmpty)
 
         machine.backlogChanged(10)
-        #expect(machine.next(now: start + .seconds(31)) != .wait(until: start + .seconds(60)), "the count")
+        #expect(machine.step(now: start + .seconds(31)) != .wait(until: start + .seconds(60)), "the count")
         _ = machine.batchRead(count: 0, now: start + .seconds(31))
 
         #expect(machine.flushRequested(7, now: start + .seconds(32)).isEmpty)
-        #expect(machine.next(now: start + .seconds(32)).isRead)
+        #expect(machine.step(now: start + .seconds(32)).isRead)
         #expect(machine.batchRead(count: 0, now: start + .seconds(32)).compactMap(\.resumed) == [[7]])
 
         _ = machine.stopRequested(99)
-        #expect(machine.next(now: start + .seconds(33)).isRead, "stop makes a last attempt")
+        #expect(machine.step(now: start + .seconds(33)).isRead, "stop makes a last attempt")
         _ = machine.batchRead(count: 0, now: start + .seconds(33))
-        #expect(machine.next(now: start + .seconds(33)).isFinish)
+        #expect(machine.step(now: start + .seconds(33)).isFinish)
     }
 
     /// Defect 4: a flush called while a round is ending waited only for that round,
@@ -103,19 +126,19 @@ extension UploadStateMachine.Step {
     @Test func flushWaitsForARoundThatStartedAfterIt() {
         var machine = TestMachine.make(at: start)
         #expect(machine.flushRequested(1, now: start).isEmpty)
-        #expect(machine.next(now: start).isRead)
+        #expect(machine.step(now: start).isRead)
         _ = machine.batchRead(count: 2, now: start)
-        #expect(machine.next(now: start) == .send(0..<2))
+        #expect(machine.step(now: start) == .send(0..<2))
         // Flush 2 arrives while the round is under way, after its reads began.
         #expect(machine.flushRequested(2, now: start).isEmpty)
         let acknowledged = machine.answered(.accepted, now: start)
         #expect(acknowledged.compactMap(\.acknowledged).map(\.range) == [0..<2])
-        #expect(machine.next(now: start).isRead)
+        #expect(machine.step(now: start).isRead)
         let firstRoundEnd = machine.batchRead(count: 0, now: start)
         #expect(firstRoundEnd.compactMap(\.resumed) == [[1]], "only the flush that came before the round")
-        #expect(machine.next(now: start).isRead, "another round for flush 2")
+        #expect(machine.step(now: start).isRead, "another round for flush 2")
         #expect(machine.batchRead(count: 0, now: start).compactMap(\.resumed) == [[2]])
-        #expect(machine.next(now: start) == .wait(until: nil))
+        #expect(machine.step(now: start) == .wait(until: nil))
     }
 
     @Test func failuresBackOffWithFullJitterDoublingUpToTheCap() {
@@ -129,12 +152,14 @@ extension UploadStateMachine.Step {
             #expect(sent == [0..<1])
             #expect(effects.contains { if case .countRetry = $0 { true } else { false } })
             #expect(effects.compactMap(\.resumed) == [[0]], "a failed attempt releases flush")
-            guard case .wait(let until?) = machine.next(now: now) else {
+            guard case .wait(let until?) = machine.step(now: now) else {
                 Issue.record("no backoff")
                 return
             }
             ceilings.append(until - now)
-            #expect(machine.flushRequested(9, now: now).compactMap(\.resumed) == [[9]], "flush returns while backing off")
+            #expect(machine.flushRequested(9, now: now).isEmpty, "flush persists first")
+            #expect(machine.next(now: now) == .persist)
+            #expect(machine.persisted(now: now).compactMap(\.resumed) == [[9]], "then returns while backing off")
             now = until
         }
         let seconds = ceilings.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
@@ -145,7 +170,7 @@ extension UploadStateMachine.Step {
         var low = TestMachine.make(at: start, random: FixedRandom(value: 1))
         _ = low.flushRequested(0, now: start)
         _ = low.sendBatch(of: 1, at: start) { _ in .failed(status: nil, message: "refused", retryAfter: nil) }
-        #expect(low.next(now: start).isRead, "a zero draw retries at once")
+        #expect(low.step(now: start).isRead, "a zero draw retries at once")
     }
 
     /// Defect 6: `Retry-After: 0`, negative, or a past date meant an immediate retry.
@@ -161,8 +186,8 @@ extension UploadStateMachine.Step {
                 return nil
             }
             #expect(delays == [expected], "Retry-After \(retryAfter)")
-            #expect(machine.next(now: start + .seconds(expected) - .milliseconds(1)).waitDeadline != nil)
-            #expect(machine.next(now: start + .seconds(expected)).isRead)
+            #expect(machine.step(now: start + .seconds(expected) - .milliseconds(1)).waitDeadline != nil)
+            #expect(machine.step(now: start + .seconds(expected)).isRead)
         }
         // A past HTTP date parses to zero, then gets the floor above.
         #expect(CollectorTransport.Answer.parseRetryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: Date()) == 0)
@@ -198,7 +223,7 @@ extension UploadStateMachine.Step {
         _ = alone.flushRequested(0, now: start)
         let (_, dropped) = alone.sendBatch(of: 1, at: start) { _ in .tooLarge }
         #expect(dropped.compactMap(\.acknowledged).map(\.tooLarge) == [1], "dropped at the end of its batch")
-        #expect(alone.next(now: start).isRead, "then the round reads on")
+        #expect(alone.step(now: start).isRead, "then the round reads on")
     }
 
     /// Defect 11: a collector answering 400 to everything must not wipe the backlog.
@@ -211,16 +236,16 @@ extension UploadStateMachine.Step {
         #expect(effects.compactMap(\.reported).contains {
             $0.code == .collectorRejectsEverything && $0.status == 400 && $0.inARow == 4
         })
-        #expect(machine.next(now: start).waitDeadline != nil, "backing off")
+        #expect(machine.step(now: start).waitDeadline != nil, "backing off")
 
         // After the backoff the run is still on: the first lone 400 backs off again.
-        guard case .wait(let until?) = machine.next(now: start) else { return }
+        guard case .wait(let until?) = machine.step(now: start) else { return }
         let (_, again) = machine.sendBatch(of: 16, at: until) { _ in .rejected(status: 400, body: "no") }
         #expect(again.compactMap(\.acknowledged).isEmpty)
         #expect(machine.rejectedInARow == 5)
 
         // A 2xx ends the run.
-        guard case .wait(let later?) = machine.next(now: until) else { return }
+        guard case .wait(let later?) = machine.step(now: until) else { return }
         _ = machine.sendBatch(of: 2, at: later) { _ in .accepted }
         #expect(machine.rejectedInARow == 0)
     }
@@ -248,7 +273,7 @@ extension UploadStateMachine.Step {
             #expect(effects.compactMap(\.reported).contains {
                 $0.code == .retrying && $0.status == status && $0.message?.contains("not followed") == true
             })
-            #expect(machine.next(now: start).waitDeadline != nil)
+            #expect(machine.step(now: start).waitDeadline != nil)
         }
         let response = CollectorTransport.Response(status: 307, location: "http://x/", retryAfter: nil, body: Data(), error: nil)
         if case .redirected(307, "http://x/") = CollectorTransport.Answer(response) {} else { Issue.record("not a redirect") }
@@ -258,12 +283,12 @@ extension UploadStateMachine.Step {
     @Test func aPurgeAbandonsTheBatchAndTheRoundStartsOver() {
         var machine = TestMachine.make(at: start)
         _ = machine.flushRequested(1, now: start)
-        #expect(machine.next(now: start).isRead)
+        #expect(machine.step(now: start).isRead)
         _ = machine.batchRead(count: 4, now: start)
-        #expect(machine.next(now: start) == .send(0..<4))
+        #expect(machine.step(now: start) == .send(0..<4))
         machine.abandonBatch()
         #expect(machine.answered(.accepted, now: start).isEmpty, "a late answer acknowledges nothing")
-        #expect(machine.next(now: start).isRead, "the round reads again, after the purge")
+        #expect(machine.step(now: start).isRead, "the round reads again, after the purge")
         #expect(machine.batchRead(count: 0, now: start).compactMap(\.resumed) == [[1]], "and covers the flush")
     }
 
@@ -272,19 +297,19 @@ extension UploadStateMachine.Step {
         _ = machine.flushRequested(0, now: start)
         _ = machine.sendBatch(of: 1, at: start) { _ in .failed(status: 500, message: "", retryAfter: nil) }
         _ = machine.stopRequested(99)
-        #expect(machine.next(now: start).isFinish)
+        #expect(machine.step(now: start).isFinish)
         #expect(machine.flushRequested(3, now: start).compactMap(\.resumed) == [[3]], "flush after the end returns")
     }
 
     @Test func stopDuringARoundWaitsForARoundThatStartedAfterIt() {
         var machine = TestMachine.make(at: start)
         _ = machine.flushRequested(0, now: start)
-        #expect(machine.next(now: start).isRead)
+        #expect(machine.step(now: start).isRead)
         _ = machine.stopRequested(99)
         _ = machine.batchRead(count: 0, now: start)
-        #expect(machine.next(now: start).isRead, "a last round that covers what was persisted before stop")
+        #expect(machine.step(now: start).isRead, "a last round that covers what was persisted before stop")
         _ = machine.batchRead(count: 0, now: start)
-        #expect(machine.next(now: start).isFinish)
+        #expect(machine.step(now: start).isFinish)
     }
 
     /// Defect 7: timers ran on `Date()`, so a wall clock set back stalled uploads. The
@@ -295,16 +320,16 @@ extension UploadStateMachine.Step {
             var machine = TestMachine.make(at: origin, flushAt: 100, flushInterval: .seconds(10))
             var steps: [String] = []
             machine.backlogChanged(2)
-            if case .wait(let until?) = machine.next(now: origin + .seconds(5)) { steps.append("wait \(until - origin)") }
-            let read = machine.next(now: origin + .seconds(10))
+            if case .wait(let until?) = machine.step(now: origin + .seconds(5)) { steps.append("wait \(until - origin)") }
+            let read = machine.step(now: origin + .seconds(10))
             steps.append(read.isRead ? "read" : "no read")
             _ = machine.batchRead(count: 2, now: origin + .seconds(10))
-            _ = machine.next(now: origin + .seconds(10))
+            _ = machine.step(now: origin + .seconds(10))
             _ = machine.answered(.failed(status: 503, message: "", retryAfter: nil), now: origin + .seconds(10))
-            if case .wait(let until?) = machine.next(now: origin + .seconds(10)) {
+            if case .wait(let until?) = machine.step(now: origin + .seconds(10)) {
                 steps.append("backoff \(until - origin)")
-                steps.append(machine.next(now: until - .milliseconds(1)).isRead ? "early" : "waits")
-                steps.append(machine.next(now: until).isRead ? "retries" : "stalled")
+                steps.append(machine.step(now: until - .milliseconds(1)).isRead ? "early" : "waits")
+                steps.append(machine.step(now: until).isRead ? "retries" : "stalled")
             }
             return steps
         }
@@ -334,7 +359,7 @@ extension UploadStateMachine.Step where Waiter == UInt64 {
 
     /// The waiters finishing resumes; `nil` when not finishing.
     var finishResuming: [UInt64]? {
-        if case .finish(let waiters) = self { return waiters }
+        if case .finish(let waiters, _) = self { return waiters }
         return nil
     }
 }

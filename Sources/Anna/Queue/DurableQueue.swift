@@ -384,6 +384,11 @@ import Foundation
         ioQueue.sync { writer.withValue { $0.largestRead } }
     }
 
+    /// ``releaseLock()`` from a thread that may block: the uploader's.
+    func releaseLockNow() {
+        ioQueue.sync { writer.withValue { $0.release() } }
+    }
+
     /// Writes what is buffered now and waits for it, from a thread that may block.
     func syncNow() {
         ioQueue.sync { writer.operation { $0.writeBuffered() } }

@@ -109,52 +109,23 @@ final class BatchUploader: Sendable {
         }
     }
 
-    /// Cancels the request in flight and holds the thread, holding no lock and no
-    /// records, until ``resume()``: for an app about to be suspended. Returns once
-    /// the thread is held (or has ended), and whether this call began the suspension
-    /// (`false`: it was suspended already).
-    func suspend() async -> Bool {
-        var began = false
-        await withCheckedContinuation { waiter in
-            feed { machine in
-                let (didBegin, effects) = machine.suspendRequested(waiter)
-                began = didBegin
-                return effects
-            }
-        }
-        return began
+    /// Cancels the request in flight, holds the thread and has it release the queue's
+    /// storage, for an app about to be suspended. Returns once the storage is released,
+    /// or once the app came back first (``resume()``), or at once when suspended
+    /// already or stopped.
+    func suspend() async {
+        await withCheckedContinuation { waiter in feed { $0.suspendRequested(waiter) } }
     }
 
-    /// The app came back after ``suspend()``: returns what the caller does with the
-    /// queue's storage (retake it, then ``storageRetaken(_:)``), as the machine orders it.
-    func resume() -> StorageOwnership.Action {
-        var action = StorageOwnership.Action.none
-        feed { machine in
-            action = machine.resumeRequested()
-            return []
-        }
-        return action
+    /// The app came back after ``suspend()``: the thread retakes the storage and reads
+    /// and sends again. Returns once the storage is retaken, or could not be (the
+    /// error handler is told; a later call tries again); at once when it was never
+    /// released, and after ``stop()``.
+    func resume() async {
+        await withCheckedContinuation { waiter in feed { $0.resumeRequested(waiter) } }
     }
 
-    /// After a suspension this caller began is held: what it does with the storage.
-    func storageStep() -> StorageOwnership.Action {
-        machine.withLock { $0.storageStep() }
-    }
-
-    /// The caller released the queue's storage: what it does next.
-    func storageReleased() -> StorageOwnership.Action {
-        machine.withLock { $0.storageReleased() }
-    }
-
-    /// The caller retook the queue's storage, or could not: what it does next. The
-    /// thread reads and sends again once the storage is held and no suspension wants it.
-    func storageRetaken(_ succeeded: Bool) -> StorageOwnership.Action {
-        let action = machine.withLock { $0.storageRetaken(succeeded) }
-        wake.signal()
-        return action
-    }
-
-    /// Whether the uploader is suspended (``suspend()``), as its machine says.
+    /// Whether the uploader is suspended, as its machine computes it from the storage.
     var isSuspended: Bool {
         machine.withLock { $0.isSuspended }
     }
@@ -226,11 +197,37 @@ final class BatchUploader: Sendable {
             case .wait(let until):
                 let timeout = until.map { DispatchTime.now() + max(.zero, $0 - .now).dispatchInterval } ?? .distantFuture
                 _ = wake.wait(timeout: timeout)
-            case .finish(let waiters):
+            case .persist:
+                queue.syncNow()
+                perform(machine.withLock { $0.persisted(now: .now) }, batch: [])
+            case .releaseStorage:
+                batch = []
+                queue.releaseLockNow()
+                perform(machine.withLock { $0.storageReleased() }, batch: [])
+            case .retakeStorage:
+                let failure = retakeStorage()
+                perform(machine.withLock { $0.storageRetaken(failure: failure) }, batch: [])
+            case .finish(let waiters, let retakingStorage):
+                // Released for a suspension: retaken just long enough to write what
+                // waited in memory, if it can. Undelivered events stay for the next start.
+                if retakingStorage { _ = retakeStorage() }
+                queue.releaseLockNow()
                 transport.invalidate()
                 for waiter in waiters { waiter.resume() }
                 return
             }
+        }
+    }
+
+    /// Retakes the queue's storage; the error when it cannot.
+    private func retakeStorage() -> DeliveryError? {
+        do {
+            try queue.reacquireLock()
+            return nil
+        } catch let error as DurableStorageError {
+            return error.isLockConflict ? .storageLocked(error) : .storage(error)
+        } catch {
+            return nil
         }
     }
 

@@ -167,8 +167,6 @@ public final class DurableProvider: AnalyticsProvider {
     /// out a backoff, and while the provider is suspended (``suspend()``): nothing
     /// can be written or sent then.
     public func flush() async throws {
-        guard !uploader.isSuspended else { return }
-        await queue.waitUntilPersisted()
         await uploader.flush()
     }
 
@@ -187,15 +185,7 @@ public final class DurableProvider: AnalyticsProvider {
     /// While suspended (``suspend()``) it sends nothing: it retakes the storage
     /// just long enough to persist what waited in memory, if it can.
     public func shutdown() async {
-        if uploader.isSuspended {
-            // Suspended, the uploader stops without a last round.
-            await uploader.stop()
-            if (try? queue.reacquireLock()) != nil { await queue.waitUntilPersisted() }
-        } else {
-            await queue.waitUntilPersisted()
-            await uploader.stop()
-        }
-        await queue.releaseLock()
+        await uploader.stop()
     }
 
     /// Writes and syncs what was received, closes the storage's files and releases
@@ -207,8 +197,7 @@ public final class DurableProvider: AnalyticsProvider {
     /// ``resume()``. The service calls it after its flush when the app goes to the
     /// background. Calling it again while suspended does nothing.
     public func suspend() async {
-        guard await uploader.suspend() else { return }
-        await perform(uploader.storageStep())
+        await uploader.suspend()
     }
 
     /// Takes the storage directory's lock again after ``suspend()`` and reads the
@@ -219,34 +208,9 @@ public final class DurableProvider: AnalyticsProvider {
     /// ``DeliveryError/Code/storageLocked`` when another process took the directory
     /// meanwhile (a ``DeliveryStorage/directory(_:)`` only), ``DeliveryError/Code/storage``
     /// when it cannot be opened. The provider then stays suspended, events waiting in
-    /// memory, until a later `resume()` succeeds.
+    /// memory, until a later `resume()` succeeds. After ``shutdown()`` it does nothing.
     public func resume() async {
-        await perform(uploader.resume())
-    }
-
-    /// Releases or retakes the queue's storage as the upload machine orders it, until
-    /// it orders nothing more: racing `suspend()` and `resume()` calls end in the state
-    /// the last one asked for, the storage never released under a running uploader.
-    private func perform(_ first: StorageOwnership.Action) async {
-        var action = first
-        while true {
-            switch action {
-            case .none:
-                return
-            case .release:
-                await queue.releaseLock()
-                action = uploader.storageReleased()
-            case .retake:
-                var retaken = false
-                do {
-                    try queue.reacquireLock()
-                    retaken = true
-                } catch let error as DurableStorageError {
-                    configuration.errorHandler?(error.isLockConflict ? .storageLocked(error) : .storage(error))
-                } catch {}
-                action = uploader.storageRetaken(retaken)
-            }
-        }
+        await uploader.resume()
     }
 
     // MARK: Network path

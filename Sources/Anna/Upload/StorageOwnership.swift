@@ -1,35 +1,33 @@
-/// Who releases and who retakes a durable queue's storage around a suspension, as a
-/// value: the part of ``UploadStateMachine`` that orders the queue's lock and the
-/// uploads, so that one owner decides, whatever order `suspend()` and `resume()`
-/// calls arrive in.
+/// Where a durable queue's storage is around a suspension, and what the app asked
+/// last: the part of ``UploadStateMachine`` that orders the queue's lock. The
+/// uploader thread, the machine's one driver, releases and retakes the storage when
+/// the machine says (``UploadStateMachine/Step/releaseStorage`` and
+/// ``UploadStateMachine/Step/retakeStorage``) and reports back; `suspend()` and
+/// `resume()` only feed inputs and wait. So whatever order those calls arrive in,
+/// one thread acts on the storage, one step at a time, and the app's last call wins.
 ///
-/// The app's last call wins (``wantsSuspended``). The storage is released only once
-/// the uploader is held (it holds no records and sends nothing), and retaken only
-/// once a release is done; one caller performs an action at a time (``Action``), and
-/// what it reports back may hand it the next one. So a `resume()` that comes while a
-/// `suspend()` still releases the storage no longer retakes it first and is then
-/// undone by the release: it leaves the retake to the suspender, which finds it due
-/// when its release ends.
+/// "Suspended" lives here and nowhere else: the machine and the provider compute it
+/// (``isSuspended``).
 struct StorageOwnership: Equatable {
     /// Where the storage is.
     enum State: Equatable {
         /// The queue holds its files and locks.
         case held
-        /// A caller is releasing it (``Action/release``).
+        /// The driver is releasing it.
         case releasing
         /// Released: appends wait in memory.
         case released
-        /// A caller is retaking it (``Action/retake``).
+        /// The driver is retaking it.
         case retaking
     }
 
-    /// What the caller that asked does now, then reports.
+    /// What the driver does with the storage now.
     enum Action: Equatable {
-        /// Nothing, or another caller is doing it.
+        /// Nothing.
         case none
-        /// Release the queue's storage, then report ``released()``.
+        /// Release the queue's storage.
         case release
-        /// Retake the queue's storage, then report ``retaken(_:)``.
+        /// Retake the queue's storage.
         case retake
     }
 
@@ -37,18 +35,22 @@ struct StorageOwnership: Equatable {
     /// What the app asked last: suspended (`true`) or running.
     private(set) var wantsSuspended = false
 
+    /// Suspended: the app asked for it, or the storage is not held (yet, or again).
+    /// The uploader sends nothing and reads nothing while suspended.
+    var isSuspended: Bool { wantsSuspended || state != .held }
+
     /// The app is about to be suspended.
     mutating func suspendRequested() { wantsSuspended = true }
 
     /// The app came back.
     mutating func resumeRequested() { wantsSuspended = false }
 
-    /// The action due now, if no other caller performs one.
-    /// - Parameter uploaderIsHeld: Whether the uploader is held for the suspension:
-    ///   no release before.
-    mutating func next(uploaderIsHeld: Bool) -> Action {
+    /// The action due when the driver asks, holding no records: release when the app
+    /// wants the storage released and it is held, retake when it wants it back and it
+    /// is released. Marks it under way.
+    mutating func next() -> Action {
         switch state {
-        case .held where wantsSuspended && uploaderIsHeld:
+        case .held where wantsSuspended:
             state = .releasing
             return .release
         case .released where !wantsSuspended:

@@ -30,8 +30,19 @@ extension UploadStateMachine {
         case releaseUploadLock
         /// Move ended processes' queues into this one, then report ``adopted(now:)``.
         case adopt
-        /// Stop: end the thread, then resume these waiters: every caller still waiting.
-        case finish(resuming: [Waiter])
+        /// Write and sync what the queue received, then report ``persisted(now:)``: the
+        /// start of a flush's or a stop's round.
+        case persist
+        /// A suspension: release the queue's storage (write what it buffered, close its
+        /// files, unlock), then report ``storageReleased()``.
+        case releaseStorage
+        /// The app came back: retake the queue's storage, then report
+        /// ``storageRetaken(failure:)`` with the error if it could not.
+        case retakeStorage
+        /// Stop: retake the storage if `retakingStorage` (it was released for a
+        /// suspension), release it (what it buffered is written), end the thread, then
+        /// resume these waiters: every caller still waiting.
+        case finish(resuming: [Waiter], retakingStorage: Bool)
     }
 
     /// What the driver does on the side, in order.

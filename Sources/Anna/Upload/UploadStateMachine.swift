@@ -64,7 +64,7 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
     /// Consecutive single events answered 400; any 2xx resets it.
     private(set) var rejectedInARow = 0
     /// Start a round as soon as allowed: after a failure, or with a recovered backlog.
-    private var roundWanted = false
+    var roundWanted = false
     private var roundsStarted = 0
     private var roundsEnded = 0
     /// `flush()` callers with the number of rounds started when they called.
@@ -75,17 +75,22 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
     private(set) var stopAfterRound: Int?
     /// Purges under way (``purgeStarted(_:)``, ``purgeEnded()``).
     private var purges = 0
-    /// The app is suspended (``suspendRequested(_:)``, ``resumeRequested()``), or the
-    /// storage is not yet retaken after it came back.
-    private(set) var isSuspended = false
-    /// Who releases and retakes the queue's storage around a suspension.
-    private(set) var storage = StorageOwnership()
-    /// The driver is in ``Step/hold(resuming:)``: it holds no records and sends nothing.
-    private var driverIsHeld = false
+    /// Where the queue's storage is around a suspension, and what the app asked last.
+    var storage = StorageOwnership()
+    /// `suspend()` callers: resumed once the storage is released (or the app came back first).
+    var suspendWaiters: [Waiter] = []
+    /// `resume()` callers: resumed once the storage is retaken, or could not be.
+    var resumeWaiters: [Waiter] = []
     /// The shared folder's upload lock: held, or when to try again.
     var uploadLock = UploadLockWait()
-    /// Callers waiting until the hold holds no records: purges and suspensions.
+    /// Callers waiting until the hold holds no records: purges.
     private var holdWaiters: [Waiter] = []
+    /// `flush()` callers whose round waits for the persist step (``Step/persist``).
+    var flushesAwaitingPersist: [Waiter] = []
+    /// The flush callers of the persist step under way.
+    var persisting: [Waiter] = []
+    /// A persist step is due: a flush or a stop asked for one.
+    var persistDue = false
     /// The request in flight: for a hold to cancel, for its completion to be told
     /// from a cancelled one's, and the instant its whole answer is due.
     private var inFlight: (request: Request, deadline: Instant)?
@@ -126,12 +131,37 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
         if count > 0 { roundWanted = true }
     }
 
-    /// `flush()` was called: its waiter is resumed after a round that starts now or
-    /// later ends, at once while backing off, held by the network path, suspended or
-    /// stopped. On a shared folder, the round waits for an adoption first (``Step/adopt``).
+    /// Suspended (``suspendRequested(_:)``), or the storage not yet retaken after the
+    /// app came back: computed from the storage's state, stored nowhere else.
+    var isSuspended: Bool { storage.isSuspended }
+
+    /// `flush()` was called: first what was received is persisted (``Step/persist``),
+    /// then its waiter is resumed after a round that starts later ends; at once while
+    /// suspended or stopped. On a shared folder, the round waits for an adoption first
+    /// (``Step/adopt``).
     mutating func flushRequested(_ waiter: Waiter, now: Instant) -> [Effect] {
         if case .finished = phase { return [.resume([waiter])] }
         guard !isSuspended else { return [.resume([waiter])] }
+        flushesAwaitingPersist.append(waiter)
+        persistDue = true
+        return []
+    }
+
+    /// What was received is persisted (after ``Step/persist``): the flushes that asked
+    /// for it go on to their round, after an adoption on a shared folder; at once
+    /// while backing off or held by the network path.
+    mutating func persisted(now: Instant) -> [Effect] {
+        let waiting = persisting
+        persisting = []
+        return waiting.flatMap { waiter -> [Effect] in
+            if case .finished = phase { return [.resume([waiter])] }
+            guard !isSuspended else { return [.resume([waiter])] }
+            return flushRequestedAfterPersist(waiter, now: now)
+        }
+    }
+
+    /// A flush whose events are persisted.
+    private mutating func flushRequestedAfterPersist(_ waiter: Waiter, now: Instant) -> [Effect] {
         if configuration.adoptsOrphans && !isHeld {
             flushesAwaitingAdoption.append(waiter)
             return []
@@ -173,13 +203,17 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
         return backlog > limit
     }
 
-    /// `stop()` was called: finish after a round that starts now or later, at once
-    /// while backing off, held by the network path or suspended. The waiter is
-    /// resumed when the machine finishes (at once if it has).
+    /// `stop()` was called: persist what was received (``Step/persist``), then
+    /// finish after a round that starts later, at once while backing off, held by the
+    /// network path or suspended (``Step/finish(resuming:retakingStorage:)`` says what
+    /// the storage needs). The waiter is resumed when the machine finishes (at once if it has).
     mutating func stopRequested(_ waiter: Waiter) -> [Effect] {
         if case .finished = phase { return [.resume([waiter])] }
         stopWaiters.append(waiter)
-        if stopAfterRound == nil { stopAfterRound = roundsStarted + 1 }
+        if stopAfterRound == nil {
+            stopAfterRound = roundsStarted + 1
+            persistDue = true
+        }
         return []
     }
 
@@ -303,51 +337,6 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
         purges = max(0, purges - 1)
     }
 
-    /// The app is about to be suspended: hold, holding no records and sending nothing,
-    /// until ``resumeRequested()``. Returns whether this call began the suspension; the
-    /// waiter is resumed once the driver holds no records (at once when the machine was
-    /// suspended already or stopped).
-    mutating func suspendRequested(_ waiter: Waiter) -> (began: Bool, effects: [Effect]) {
-        let began = !isSuspended
-        isSuspended = true
-        storage.suspendRequested()
-        if case .finished = phase { return (began, [.resume([waiter])]) }
-        guard began else { return (false, [.resume([waiter])]) }
-        holdWaiters.append(waiter)
-        return (true, holdBegan())
-    }
-
-    /// The app came back: read and send again once the storage is retaken. Does
-    /// nothing when not suspended. Returns what the caller does with the storage: retake
-    /// it when it was released (then ``storageRetaken(_:)``); nothing while a
-    /// suspension still releases it (the releaser retakes it, ``storageReleased()``)
-    /// or when it was never released (the hold just ends).
-    mutating func resumeRequested() -> StorageOwnership.Action {
-        storage.resumeRequested()
-        if storage.state == .held { isSuspended = false }
-        return storage.next(uploaderIsHeld: driverIsHeld)
-    }
-
-    /// What the caller whose suspension the driver now holds for does with the
-    /// storage: release it (then ``storageReleased()``), unless a `resume()` came first.
-    mutating func storageStep() -> StorageOwnership.Action {
-        storage.next(uploaderIsHeld: driverIsHeld && isSuspended)
-    }
-
-    /// The storage was released; a `resume()` that came meanwhile makes the retake due.
-    mutating func storageReleased() -> StorageOwnership.Action {
-        storage.released()
-        return storage.next(uploaderIsHeld: driverIsHeld && isSuspended)
-    }
-
-    /// The storage was retaken (or could not be: the uploader stays suspended until a
-    /// later `resume()`). A `suspend()` that came meanwhile makes a release due again.
-    mutating func storageRetaken(_ succeeded: Bool) -> StorageOwnership.Action {
-        storage.retaken(succeeded)
-        if storage.state == .held, !storage.wantsSuspended { isSuspended = false }
-        return storage.next(uploaderIsHeld: driverIsHeld && isSuspended)
-    }
-
     /// The driver is about to start the request for the last ``Step/send(_:)``:
     /// whether it may (no hold began since). The machine keeps it to cancel it when
     /// a hold begins, and waits for its completion (``requestCompleted(_:answer:)``)
@@ -368,7 +357,7 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
     }
 
     /// A hold began: abandon the round, cancel the request in flight.
-    private mutating func holdBegan() -> [Effect] {
+    mutating func holdBegan() -> [Effect] {
         abandonBatch()
         arrived = nil
         guard let request = inFlight?.request else { return [] }
@@ -407,7 +396,6 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
             return .holdEnded(resuming: holdWaiters)
         }
         abandonBatch()
-        if purges == 0, stopAfterRound != nil { return finish() }
         defer { holdWaiters = [] }
         return .hold(resuming: holdWaiters)
     }
@@ -418,19 +406,27 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
     mutating func next(now: Instant) -> Step {
         if uploadLock.isHeld, inFlight == nil, !mayStartRequest || !path.isReachable || isAdoptionDue(now: now) {
             // Held for the next request only: given back when that request is not next.
-            driverIsHeld = false
             return .releaseUploadLock
         }
         let step = nextStep(now: now)
         if case .sending = phase {} else { uploadLock.reset() }
-        if case .hold = step { driverIsHeld = true } else { driverIsHeld = false }
         return step
     }
 
     private mutating func nextStep(now: Instant) -> Step {
-        if case .finished = phase { return .finish(resuming: []) }
+        if case .finished = phase { return .finish(resuming: [], retakingStorage: false) }
+        // A stop during a suspension finishes at once: nothing may be sent while
+        // suspended, and the events stay for the next start. One during a purge waits for it.
+        if isSuspended, purges == 0, stopAfterRound != nil { return finish() }
+        if let step = nextStorageStep() { return step }
         if let held = nextHeld() { return held }
         if let step = nextInFlight(now: now) { return step }
+        if persistDue {
+            persistDue = false
+            persisting += flushesAwaitingPersist
+            flushesAwaitingPersist = []
+            return .persist
+        }
         if isAdoptionDue(now: now) { return .adopt }
         return nextUnheld(now: now)
     }
@@ -438,7 +434,7 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
     private mutating func nextUnheld(now: Instant) -> Step {
         switch phase {
         case .finished:
-            return .finish(resuming: [])
+            return .finish(resuming: [], retakingStorage: false)
         case .reading where !path.isReachable, .sending where !path.isReachable:
             // The path went away: end the round; what was read stays queued, unacknowledged.
             phase = .idle
@@ -486,15 +482,30 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
 
     // MARK: Helpers
 
-    /// Ends the machine and hands over every caller still waiting.
-    private mutating func finish() -> Step {
+    /// Ends the machine and hands over every caller still waiting, and what the
+    /// storage needs: retaken first when it is released (then persisted and released).
+    mutating func finish() -> Step {
         phase = .finished
-        let waiters = flushWaiters.map(\.waiter) + flushesAwaitingAdoption + holdWaiters + stopWaiters
+        let waiters =
+            flushesAwaitingPersist + persisting + flushWaiters.map(\.waiter) + flushesAwaitingAdoption + holdWaiters
+            + suspendWaiters + resumeWaiters + stopWaiters
+        flushesAwaitingPersist = []
+        persisting = []
         flushWaiters = []
         flushesAwaitingAdoption = []
         holdWaiters = []
+        suspendWaiters = []
+        resumeWaiters = []
         stopWaiters = []
-        return .finish(resuming: waiters)
+        persistDue = false
+        return .finish(resuming: waiters, retakingStorage: storage.state == .released)
+    }
+
+    /// Whether the machine finished (``Step/finish(resuming:retakingStorage:)``): every
+    /// input after it orders nothing.
+    var isFinished: Bool {
+        if case .finished = phase { return true }
+        return false
     }
 
     private mutating func endRound(now: Instant) -> [Effect] {
