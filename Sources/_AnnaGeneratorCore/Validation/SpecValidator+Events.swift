@@ -1,8 +1,8 @@
 import AnnaRules
 
 extension SpecValidationPass {
-    static let eventKeys = ["description", "consent", "deprecated", "parameters"]
-    static let screenKeys = ["name", "description", "consent", "deprecated", "parameters"]
+    static let eventKeys = ["description", "version", "consent", "deprecated", "parameters"]
+    static let screenKeys = ["name", "description", "version", "consent", "deprecated", "parameters"]
     static let parameterKeys = ["type", "description", "min", "max", "minLength", "maxLength", "pattern", "enum", "pii", "dataType"]
 
     /// How long, in bytes, ``SwiftNaming/reservedParameterNames`` are: a name of
@@ -66,6 +66,10 @@ extension SpecValidationPass {
             event.name = text
         }
         event.description = context.string(fields["description"], expected: "a description")
+        if let pair = fields["version"] {
+            event.declaredVersion = planVersion(pair.value, of: "\(kind.word) '\(name)'")
+            event.versionLocation = pair.value.location
+        }
         if let consent = fields["consent"], let text = context.string(consent.value, expected: "'consent'") {
             if let first = text.unicodeScalars.first, first.isASCIILetter,
                text.unicodeScalars.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || $0 == "_" }) {

@@ -62,7 +62,7 @@ package struct SpecValidationPass {
     init(file: String) { self.file = file }
 
     static let topLevelKeys = [
-        "anna", "namespace", "access", "providers", "types", "events", "screens", "traits", "groupTraits", "globals", "tasks",
+        "anna", "version", "namespace", "access", "providers", "types", "events", "screens", "traits", "groupTraits", "globals", "tasks",
     ]
     /// The sections that declare something; a spec needs at least one.
     static let declaringKeys = ["events", "screens", "traits", "groupTraits", "globals", "types", "tasks"]
@@ -77,6 +77,7 @@ package struct SpecValidationPass {
         checkFormat(top["anna"], root: root)
         var namespace: String?
         if let pair = top["namespace"] { namespace = self.namespace(pair.value) }
+        let version = top["version"].flatMap { planVersion($0.value, of: "the plan") }
         var access = AccessLevel.internal
         if let pair = top["access"], let level = accessLevel(pair.value) { access = level }
         var providers: [ProviderProfile] = []
@@ -122,9 +123,22 @@ package struct SpecValidationPass {
             globals: globals,
             tasks: tasks
         )
+        spec.version = version
         spec.keyLocations = top.keyLocations
         spec.providerLocations = providerLocations
         return spec
+    }
+
+    /// A `version:` value: `MAJOR.MINOR.PATCH`, reported where it is written otherwise.
+    mutating func planVersion(_ node: YAMLNode, of owner: String) -> PlanVersion? {
+        let text: String
+        switch node.content {
+        case .scalar(let written, _): text = written
+        default: text = ""
+        }
+        if let version = PlanVersion(text) { return version }
+        context.error("the version of \(owner) must be MAJOR.MINOR.PATCH, e.g. 1.2.0, not \(text.isEmpty ? node.kindDescription : "'\(text)'")", at: node.location)
+        return nil
     }
 
     private mutating func checkFormat(_ pair: YAMLPair?, root: YAMLNode) {

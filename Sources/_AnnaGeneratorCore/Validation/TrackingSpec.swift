@@ -9,6 +9,8 @@ package struct TrackingSpec: Sendable, Hashable {
     package var baseName: String
     /// `namespace:`, if given.
     package var namespace: String?
+    /// `version:`: the plan's version, `nil` for an unversioned plan.
+    package var version: PlanVersion?
     /// The access level of generated declarations.
     package var access: AccessLevel
     /// The provider profiles the spec was checked against.
@@ -110,6 +112,12 @@ extension TrackingSpec {
         }
         /// Where the event's name is written.
         package var location: SourceLocation
+        /// `version:` under the event, as declared; `nil` when it declares none.
+        package var declaredVersion: PlanVersion? = nil
+        /// Where `version:` is written, when it is.
+        package var versionLocation: SourceLocation? = nil
+        /// The event's version: as declared, else ``PlanVersion/initial`` (1.0.0).
+        package var version: PlanVersion { declaredVersion ?? .initial }
     }
 
     /// A parameter of an event or screen, a user or group trait, or a global property.
