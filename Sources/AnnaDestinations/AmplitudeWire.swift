@@ -92,7 +92,10 @@ struct AmplitudeWire: CollectorWire {
     /// ms, `insert_id` (the message id: Amplitude drops a repeat within 7 days),
     /// `session_id` (the session's start in ms, `-1` without one), `app_version`,
     /// `platform` and `os_name` (the OS's name), `os_version`, `device_model`,
-    /// `device_manufacturer`, `language` (the locale), `library` and `ip` `$remote`.
+    /// `device_manufacturer`, `language` (the locale), `library` and `ip` `$remote`;
+    /// for an event generated from a versioned plan, Amplitude's `plan`
+    /// (`{"branch","source","version"}`, the source being the plan's name) and the
+    /// event property `anna_event_version`.
     struct Encoder: CollectorRecordEncoder {
         let groupType: String
 
@@ -116,7 +119,19 @@ struct AmplitudeWire: CollectorWire {
             case .track, .screen, .alias:
                 // Screens arrive as `Screen Viewed` track events; alias never arrives.
                 json.string("event_type", envelope.event.name)
-                json.object("event_properties", envelope.event.parameters)
+                var properties = envelope.event.parameters
+                if let plan = envelope.event.metadata.plan {
+                    // Amplitude's `plan` takes branch, source and version only.
+                    properties["anna_event_version"] = .string(plan.eventVersion)
+                }
+                json.object("event_properties", properties)
+            }
+            if let plan = envelope.event.metadata.plan {
+                json.openObject("plan")
+                json.string("branch", envelope.context.planBranch)
+                json.string("source", plan.name)
+                json.string("version", plan.version)
+                json.close()
             }
             json.string("user_id", envelope.userID)
             if !envelope.anonymousID.isEmpty { json.string("device_id", envelope.anonymousID) }

@@ -34,6 +34,14 @@ struct JSONWriter {
         out.append(UInt8(ascii: ":"))
     }
 
+    /// `"name":{…}`: the plan an event was generated from, as Segment's `context.plan`
+    /// writes it; nothing for an event without one.
+    mutating func plan(_ name: String, _ plan: AnalyticsEvent.PlanReference?, branch: String?) {
+        guard let plan else { return }
+        key(name)
+        TrackingAPIEncoder.plan(plan, branch: branch, into: &out)
+    }
+
     /// `"name":{` : an object member whose members follow.
     mutating func openObject(_ name: String) {
         key(name)

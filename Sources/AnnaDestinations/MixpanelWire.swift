@@ -58,7 +58,8 @@ struct MixpanelWire: CollectorWire {
     /// `$device:<anonymous id>` before), `$device_id` (the anonymous id), `$user_id`
     /// (when identified), `$insert_id` (the message id, 36 characters: Mixpanel drops
     /// a repeat), `$os`, `$os_version`, `$app_version_string`, `$app_build_number`,
-    /// `$model`, `$manufacturer`, `mp_lib` and `$lib_version`.
+    /// `$model`, `$manufacturer`, `mp_lib`, `$lib_version`, and `anna_plan` for an event
+    /// generated from a versioned plan (Segment's `context.plan` object).
     struct Encoder: CollectorRecordEncoder {
         let token: String
 
@@ -83,6 +84,7 @@ struct MixpanelWire: CollectorWire {
             json.string("$manufacturer", context.device.manufacturer)
             json.string("mp_lib", context.library.name)
             json.string("$lib_version", context.library.version)
+            json.plan("anna_plan", envelope.event.metadata.plan, branch: context.planBranch)
             json.close()
             json.close()
             out = json.out

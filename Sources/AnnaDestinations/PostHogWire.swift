@@ -53,7 +53,8 @@ struct PostHogWire: CollectorWire {
     /// `timestamp` (ISO 8601), `uuid` (the message id: PostHog drops a repeat) and the
     /// properties `$lib`, `$lib_version`, `$os`, `$os_version`, `$app_version`,
     /// `$app_build`, `$app_namespace`, `$device_model`, `$device_manufacturer`,
-    /// `$locale`, `$timezone`.
+    /// `$locale`, `$timezone`, and `anna_plan` for an event generated from a versioned
+    /// plan (Segment's `context.plan` object).
     struct Encoder: CollectorRecordEncoder {
         let groupType: String
 
@@ -98,6 +99,7 @@ struct PostHogWire: CollectorWire {
             json.string("$device_manufacturer", context.device.manufacturer)
             if !context.locale.isEmpty { json.string("$locale", context.locale) }
             if !context.timezone.isEmpty { json.string("$timezone", context.timezone) }
+            json.plan("anna_plan", envelope.event.metadata.plan, branch: context.planBranch)
             json.close()
             json.timestamp("timestamp", envelope.timestamp)
             json.uuid("uuid", envelope.messageID)

@@ -39,6 +39,14 @@ public struct AnalyticsContext: Sendable, Hashable, Codable {
         set { update { $0.library = newValue } }
     }
 
+    /// The branch of the tracking plan the app was built from, as Amplitude Ampli's
+    /// `plan.branch`: sent with every event that names its plan version
+    /// (``AnalyticsEvent/PlanReference``); `nil` (the default) sends none.
+    public var planBranch: String? {
+        get { storage.fields.planBranch }
+        set { update { $0.planBranch = newValue } }
+    }
+
     /// The fields; never mutated once created, so it is shared freely between threads.
     private var storage: Storage
 
@@ -50,6 +58,7 @@ public struct AnalyticsContext: Sendable, Hashable, Codable {
         var locale: String
         var timezone: String
         var library: Library
+        var planBranch: String?
     }
 
     private final class Storage: Sendable {

@@ -71,7 +71,27 @@ package struct TrackingAPIEncoder {
         out.removeLast()  // the context's closing brace: the session goes inside
         out.append(contentsOf: #","sessionId":"#.utf8)
         out.append(contentsOf: String(envelope.sessionID).utf8)
+        if let plan = envelope.event.metadata.plan {
+            out.append(contentsOf: #","plan":"#.utf8)
+            Self.plan(plan, branch: envelope.context.planBranch, into: &out)
+        }
         out.append(contentsOf: "}}".utf8)
+    }
+
+    /// `{"name":…,"version":…,"eventVersion":…,"branch":…}`: the plan an event was
+    /// generated from, Segment's `context.plan` and the vendors' `anna_plan`.
+    package static func plan(_ plan: AnalyticsEvent.PlanReference, branch: String?, into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"name":"#.utf8)
+        string(plan.name, into: &out)
+        out.append(contentsOf: #","version":"#.utf8)
+        string(plan.version, into: &out)
+        out.append(contentsOf: #","eventVersion":"#.utf8)
+        string(plan.eventVersion, into: &out)
+        if let branch {
+            out.append(contentsOf: #","branch":"#.utf8)
+            string(branch, into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     /// `"key":value,…` of a properties or traits object, without its braces.
