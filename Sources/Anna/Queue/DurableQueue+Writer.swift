@@ -135,6 +135,8 @@ extension DurableQueue {
             if let newer = newerFormat(ids: ids, cursor: storedCursor, stamps: storedStamps) {
                 // The folder is a later version's: not one byte of it is touched.
                 guard moveToFormatFolder(newer) else { return }
+                // Records read before belong to the folder left: never acknowledged in this one.
+                generation &+= 1
                 recover()
                 return
             }
