@@ -182,6 +182,31 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: events.appendingPathComponent("format-1").path))
     }
 
+    /// Defect: a segment of a later format that could not be read when the queue
+    /// opened (a device not yet unlocked) escaped the check, and once readable its
+    /// records were read as this format's. Now it is checked when read: nothing of the
+    /// folder is read, and the queue moves to `format-1/` then.
+    @Test func aLaterSegmentUnreadableAtOpenIsCheckedWhenRead() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let segment = directory.url.appendingPathComponent("0000000000000001.seg")
+        try Self.segment(version: 2).write(to: segment)
+        let before = try Data(contentsOf: segment)
+        let store = FaultyStore(directory: directory.url)
+        store.set { $0.unreadable = [1] }
+        let log = ErrorLog()
+        let queue = try DurableQueue(store: store, configuration: .init(), errorHandler: log.handler)
+        #expect(await queue.read(maxRecords: .max, maxBytes: .max).isEmpty)
+        store.set { $0.unreadable = [] }
+        #expect(await queue.read(maxRecords: .max, maxBytes: .max).isEmpty, "nothing of the later format is read")
+        queue.appendNumbered(0..<3)
+        await queue.waitUntilPersisted()
+        #expect(await queue.readAllText() == numbered(0..<3))
+        #expect(try Data(contentsOf: segment) == before)
+        #expect(log.all.count { $0.newerFormat != nil } == 1)
+        #expect(FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("format-1").path))
+    }
+
     // MARK: Temporary files
 
     /// Defect: a crash between writing `cursor.tmp` or `stamps.tmp` and renaming it

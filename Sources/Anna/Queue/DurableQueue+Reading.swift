@@ -13,7 +13,8 @@ extension DurableQueue.Writer {
         var index = 0
         while index < segments.count {
             if segments[index].isUnread {
-                guard retryUnread(at: index) else { return records }
+                // A segment of a later format found now: nothing of the folder is read.
+                guard retryUnread(at: index) else { return storage == .ready ? records : [] }
                 continue  // read now, or deleted (nothing left in it)
             }
             let segment = segments[index]

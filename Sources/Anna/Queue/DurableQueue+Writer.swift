@@ -77,6 +77,9 @@ extension DurableQueue {
         var reportedUnreadable: Set<UInt64> = []
         /// A folder of a later format was reported (once per queue).
         var reportedNewerFormat = false
+        /// A segment of a later format was found only when read (it was unreadable at
+        /// the check): the storage recovers again before it is used.
+        var laterSegmentFound = false
         /// The most bytes one read held, for the tests: reading is a chunk at a time.
         var largestRead = 0
         var maxPayloadSize: Int { max(configuration.maxRecordSize, 1 << 20) }
@@ -123,6 +126,7 @@ extension DurableQueue {
             storedBytes = 0
             active = nil
             reportedUnreadable.removeAll()
+            laterSegmentFound = false
             let ids: [UInt64]
             do { ids = try store.segmentIDs() } catch {
                 // Without the listing the next segment number is a guess: write nothing.
@@ -165,6 +169,11 @@ extension DurableQueue {
                 storedBytes += segment.size
             }
             nextID = max(nextID, cursor.segment &+ 1)
+            guard !laterSegmentFound else {
+                laterSegmentFound = false
+                storage = .needsRecovery
+                return
+            }
             storage = .ready
             state.withLock { state in
                 state.metrics.recovered = found.records
@@ -195,7 +204,16 @@ extension DurableQueue {
                 if reportedUnreadable.insert(segment.id).inserted { reportError(error) }
                 return
             }
-            let start = QueueFormat.SegmentHeader.version(of: bytes) == 0 ? 0 : QueueFormat.SegmentHeader.size
+            let version = QueueFormat.SegmentHeader.version(of: bytes)
+            guard version <= QueueFormat.current else {
+                // Unreadable when the queue opened (a device not yet unlocked), so not
+                // checked then: the folder is a later format's. It stays unread, and the
+                // next operation recovers again, which leaves the folder to that format.
+                laterSegmentFound = true
+                storage = .needsRecovery
+                return
+            }
+            let start = version == 0 ? 0 : QueueFormat.SegmentHeader.size
             let scan = bytes.withUnsafeBytes {
                 RecordFraming.scan(UnsafeRawBufferPointer(rebasing: $0[start...]), maxPayload: maxPayloadSize)
             }
