@@ -10,7 +10,8 @@ import Testing
 /// writes its own events in new format-1 segments beside them.
 @Suite(.serialized) struct FormatUpgradeKillTests {
     /// 100 trials, each on a fresh copy of the corpus: a child (`report`) recovers it,
-    /// uploads it and reports its own events until killed 0–250 ms after its start;
+    /// uploads it and reports its own events until killed 0–250 ms after its start or
+    /// after its first synced write;
     /// then this process opens the folder and reads what is left, without network.
     /// What the collector accepted and what is left together hold every record of the
     /// corpus (0 lost) and no record of it under another message id, and every event the
@@ -36,6 +37,13 @@ import Testing
             let before = try await collector.accepted().events.count
             let first = 10_000 + trial * 1_000
             let child = try ChildProcess(["report", events.path, collector.endpoint.absoluteString, String(first)])
+            // The random moment: on odd trials from the start (recovery, the first
+            // upload and acknowledgement), on even trials from its first synced write (the
+            // corpus being sent beside new format-1 segments), however slowly the
+            // machine (or the thread sanitizer) starts processes.
+            if trial.isMultiple(of: 2) {
+                _ = await eventually(within: 60) { child.lines.contains { $0.hasPrefix("persisted") } }
+            }
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...250)))
             child.kill()
             let persisted = child.lines.compactMap { line -> Int? in
