@@ -207,6 +207,29 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("format-1").path))
     }
 
+    /// Defect: records read before the queue released its lock, acknowledged after a
+    /// later version took the folder meanwhile, moved this version's cursor in
+    /// `format-1/` to a position of the other folder. They are not acknowledged there.
+    @Test func recordsReadBeforeTheMoveAreNeverAcknowledgedInTheFormatFolder() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let queue = try DurableQueue(storage: .directory(directory.url))
+        queue.appendNumbered(0..<3)
+        await queue.waitUntilPersisted()
+        let records = await queue.read(maxRecords: .max, maxBytes: .max)
+        #expect(records.count == 3)
+        await queue.releaseLock()
+        // A later version takes the folder meanwhile: its stamps say format 2.
+        try Self.stateFile(version: 2, body: Array(repeating: 7, count: 40))
+            .write(to: directory.url.appendingPathComponent("stamps"))
+        try queue.reacquireLock()
+        #expect(await queue.acknowledge(records) == 0)
+        let folder = directory.url.appendingPathComponent("format-1")
+        #expect(FileManager.default.fileExists(atPath: folder.path))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("cursor").path))
+        #expect(directory.segments.count == 1, "the later version's folder keeps its segment")
+    }
+
     // MARK: Temporary files
 
     /// Defect: a crash between writing `cursor.tmp` or `stamps.tmp` and renaming it
