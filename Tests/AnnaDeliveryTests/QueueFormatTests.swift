@@ -9,6 +9,10 @@ import Testing
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Corpus", isDirectory: true)
 
+    /// Every frozen corpus (`Corpus/format-<n>`): each is opened by this version.
+    static let corpora: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? [])
+        .filter { $0.hasPrefix("format-") }.sorted()
+
     /// A copy of `Corpus/<path>` in a fresh temporary directory.
     static func copy(_ path: String, into directory: TemporaryDirectory) throws -> URL {
         let target = directory.url.appendingPathComponent(URL(fileURLWithPath: path).lastPathComponent, isDirectory: true)
@@ -39,15 +43,19 @@ import Testing
         return files
     }
 
-    // MARK: The frozen corpus
+    // MARK: The frozen corpora
 
-    /// The format-0 corpus, written by Anna before formats were numbered, opened by
-    /// this version: exactly its 29 unacknowledged records are delivered, each once,
-    /// in order, under their own message ids; the identity and consent are kept.
-    @Test func theFormat0CorpusIsDeliveredWholeAndItsIdentityKept() async throws {
+    @Test func theCorporaAreThere() {
+        #expect(Self.corpora.starts(with: ["format-0", "format-1"]))
+    }
+
+    /// Each frozen corpus (format 0: written by Anna before formats were numbered)
+    /// opened by this version: exactly its 29 unacknowledged records are delivered,
+    /// each once, in order, under their own message ids; the identity and consent are kept.
+    @Test(arguments: corpora) func aFrozenCorpusIsDeliveredWholeAndItsIdentityKept(_ name: String) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let app = try Self.copy("format-0/app", into: directory)
+        let app = try Self.copy("\(name)/app", into: directory)
         let expected = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: app.appendingPathComponent("expected.json"))) as? [[String: Any]])
         let expectedIDs = expected.map { $0["messageId"] as? String ?? "" }
@@ -83,12 +91,12 @@ import Testing
         #expect(await reopened.read(maxRecords: .max, maxBytes: .max).isEmpty)
     }
 
-    /// The format-0 corpus's opted-out identity: nothing reaches the collector, and the
+    /// Each frozen corpus's opted-out identity: nothing reaches the collector, and the
     /// identity is kept.
-    @Test func theFormat0CorpusOptOutHolds() async throws {
+    @Test(arguments: corpora) func aFrozenCorpusOptOutHolds(_ name: String) async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let folder = try Self.copy("format-0/opted-out", into: directory)
+        let folder = try Self.copy("\(name)/opted-out", into: directory)
         let file = folder.appendingPathComponent("identity.json")
         let stored = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
         let collector = try LoopbackCollector()
