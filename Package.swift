@@ -215,7 +215,7 @@ let package = Package(
             // Destinations/: Amplitude, Mixpanel and PostHog against loopback collectors
             // that implement each vendor's documented contract, and killed with SIGKILL.
             dependencies: ["Anna", "AnnaDestinations", "AnnaDeliveryChild"],
-            exclude: ["collector.py", "Destinations/vendors.py"]
+            exclude: ["collector.py", "Destinations/vendors.py", "Corpus"]
         ),
         // The process the kill tests start and kill; built by `swift test` with its tests.
         .executableTarget(name: "AnnaDeliveryChild", dependencies: ["Anna", "AnnaDestinations"], path: "Tests/AnnaDeliveryChild"),

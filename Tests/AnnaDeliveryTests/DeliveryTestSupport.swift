@@ -148,6 +148,11 @@ class ForwardingStore: SegmentStore, @unchecked Sendable {
     func loadState(_ file: StateFile) -> [UInt8]? {
         (try? willUse("loadState", nil)).flatMap { base.loadState(file) }
     }
+    func useFormatFolder(_ version: UInt32) throws -> String? {
+        try willUse("useFormatFolder", nil)
+        return try base.useFormatFolder(version)
+    }
+    func removeTemporaryFiles() { base.removeTemporaryFiles() }
     func storeState(_ bytes: [UInt8], as file: StateFile) throws {
         try willUse("storeState", nil)
         try base.storeState(bytes, as: file)

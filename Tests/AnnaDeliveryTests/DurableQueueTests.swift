@@ -111,7 +111,7 @@ import Testing
         for (offset, damaged) in [(18 * 4 + 12, "payload"), (18 * 6 + 3, "length"), (18 * 8 + 0, "marker")] {
             let segment = try #require(directory.segments.last)
             var bytes = try Data(contentsOf: segment)
-            bytes[offset] ^= 0x40
+            bytes[QueueFormat.SegmentHeader.size + offset] ^= 0x40
             try bytes.write(to: segment)
             _ = damaged
         }

@@ -32,7 +32,7 @@ final class FullDiskStore: ForwardingStore, @unchecked Sendable {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         do {
-            let store = FullDiskStore(directory: directory.url, budget: 18 * 10 + 5)
+            let store = FullDiskStore(directory: directory.url, budget: QueueFormat.SegmentHeader.size + 18 * 10 + 5)
             let errors = LockedState<[DurableStorageError]>([])
             let queue = try DurableQueue(
                 store: store, configuration: DurableQueue.Configuration(),

@@ -154,7 +154,7 @@ func numbered(_ range: Range<Int>) -> [String] { range.map { "record-\($0)" } }
         await queue.waitUntilPersisted()
         let segment = try #require(directory.segments.last)
         let handle = try FileHandle(forUpdating: segment)
-        try handle.truncate(atOffset: 18 * 5 + 7)
+        try handle.truncate(atOffset: UInt64(QueueFormat.SegmentHeader.size + 18 * 5 + 7))
         try handle.close()
         #expect(await queue.readAllText() == numbered(0..<5))
         #expect(await queue.readAllText() == numbered(0..<5))

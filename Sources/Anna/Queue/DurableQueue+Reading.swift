@@ -13,13 +13,14 @@ extension DurableQueue.Writer {
         var index = 0
         while index < segments.count {
             if segments[index].isUnread {
-                guard retryUnread(at: index) else { return records }
+                // A segment of a later format found now: nothing of the folder is read.
+                guard retryUnread(at: index) else { return storage == .ready ? records : [] }
                 continue  // read now, or deleted (nothing left in it)
             }
             let segment = segments[index]
             index += 1
             guard segment.id >= cursor.segment else { continue }
-            var offset = segment.id == cursor.segment ? cursor.offset : 0
+            var offset = segment.id == cursor.segment ? max(cursor.offset, segment.start) : segment.start
             // Where the file really ends: its recorded size until a read comes back short
             // (another process or the OS cut it), then what was there.
             var end = segment.size
@@ -114,22 +115,34 @@ extension DurableQueue.Writer {
         return counted
     }
 
-    /// The cursor as stored: segment and offset (`UInt64` LE each), CRC-32 of both.
+    /// The cursor as stored in format 1: version, segment and offset (`UInt32`,
+    /// `UInt64`, `UInt64`, little-endian), CRC-32 of all three (``QueueFormat``).
     static func encode(_ cursor: Cursor) -> [UInt8] {
         var bytes: [UInt8] = []
+        withUnsafeBytes(of: QueueFormat.current.littleEndian) { bytes.append(contentsOf: $0) }
         withUnsafeBytes(of: cursor.segment.littleEndian) { bytes.append(contentsOf: $0) }
         withUnsafeBytes(of: UInt64(cursor.offset).littleEndian) { bytes.append(contentsOf: $0) }
         withUnsafeBytes(of: CRC32.checksum(bytes).littleEndian) { bytes.append(contentsOf: $0) }
         return bytes
     }
 
-    /// The stored cursor, or `nil` when it is damaged: then every record is sent
-    /// again, which a collector deduplicates by message id, rather than lost. The
-    /// offset is compared as `UInt64` before it becomes an `Int` (32 bits on watchOS).
+    /// The stored cursor, format 1 or format 0 (20 bytes: segment, offset, CRC-32), or
+    /// `nil` when it is damaged: then every record is sent again, which a collector
+    /// deduplicates by message id, rather than lost. A later format's cursor is never
+    /// decoded here: ``QueueFormat/stateVersion(of:)`` finds it first. The offset is
+    /// compared as `UInt64` before it becomes an `Int` (32 bits on watchOS).
     static func decode(_ bytes: [UInt8]) -> Cursor? {
-        guard bytes.count == 20, CRC32.checksum(bytes[0..<16]) == load(bytes, 16, as: UInt32.self) else { return nil }
-        guard let offset = Int(exactly: load(bytes, 8, as: UInt64.self)) else { return nil }
-        return Cursor(segment: load(bytes, 0, as: UInt64.self), offset: offset)
+        let start: Int
+        if bytes.count == 20 {
+            start = 0
+        } else if bytes.count == 24, QueueFormat.stateVersion(of: bytes) == 1 {
+            start = 4
+        } else {
+            return nil
+        }
+        guard CRC32.checksum(bytes[0..<start + 16]) == load(bytes, start + 16, as: UInt32.self) else { return nil }
+        guard let offset = Int(exactly: load(bytes, start + 8, as: UInt64.self)) else { return nil }
+        return Cursor(segment: load(bytes, start, as: UInt64.self), offset: offset)
     }
 
     private static func load<T: FixedWidthInteger>(_ bytes: [UInt8], _ offset: Int, as type: T.Type) -> T {

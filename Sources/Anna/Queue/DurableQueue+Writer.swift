@@ -19,6 +19,9 @@ extension DurableQueue {
             /// a segment holds either these or records found at open, so a cap or a
             /// purge that deletes it deletes that many accepted records at most.
             var accepted = 0
+            /// Where its records start: after the header of a format-1 segment, 0 in a
+            /// format-0 one.
+            var start = 0
         }
 
         struct Cursor: Comparable {
@@ -72,6 +75,11 @@ extension DurableQueue {
         var purgePending = false
         /// Unread segments already reported, so a retry that fails again stays quiet.
         var reportedUnreadable: Set<UInt64> = []
+        /// A folder of a later format was reported (once per queue).
+        var reportedNewerFormat = false
+        /// A segment of a later format was found only when read (it was unreadable at
+        /// the check): the storage recovers again before it is used.
+        var laterSegmentFound = false
         /// The most bytes one read held, for the tests: reading is a chunk at a time.
         var largestRead = 0
         var maxPayloadSize: Int { max(configuration.maxRecordSize, 1 << 20) }
@@ -118,7 +126,7 @@ extension DurableQueue {
             storedBytes = 0
             active = nil
             reportedUnreadable.removeAll()
-            cursor = store.loadState(.cursor).flatMap(Self.decode) ?? Cursor(segment: 0, offset: 0)
+            laterSegmentFound = false
             let ids: [UInt64]
             do { ids = try store.segmentIDs() } catch {
                 // Without the listing the next segment number is a guess: write nothing.
@@ -126,7 +134,19 @@ extension DurableQueue {
                 storage = .unlisted
                 return
             }
-            let stamps = store.loadState(.stamps).flatMap(Stamps.init(decoding:))
+            let storedCursor = store.loadState(.cursor)
+            let storedStamps = store.loadState(.stamps)
+            if let newer = newerFormat(ids: ids, cursor: storedCursor, stamps: storedStamps) {
+                // The folder is a later version's: not one byte of it is touched.
+                guard moveToFormatFolder(newer) else { return }
+                // Records read before belong to the folder left: never acknowledged in this one.
+                generation &+= 1
+                recover()
+                return
+            }
+            store.removeTemporaryFiles()
+            cursor = storedCursor.flatMap(Self.decode) ?? Cursor(segment: 0, offset: 0)
+            let stamps = storedStamps.flatMap(Stamps.init(decoding:))
             clock.resume(from: stamps)
             let now = clock.now()
             var found = Found()
@@ -149,6 +169,11 @@ extension DurableQueue {
                 storedBytes += segment.size
             }
             nextID = max(nextID, cursor.segment &+ 1)
+            guard !laterSegmentFound else {
+                laterSegmentFound = false
+                storage = .needsRecovery
+                return
+            }
             storage = .ready
             state.withLock { state in
                 state.metrics.recovered = found.records
@@ -179,11 +204,24 @@ extension DurableQueue {
                 if reportedUnreadable.insert(segment.id).inserted { reportError(error) }
                 return
             }
-            let scan = bytes.withUnsafeBytes { RecordFraming.scan($0, maxPayload: maxPayloadSize) }
+            let version = QueueFormat.SegmentHeader.version(of: bytes)
+            guard version <= QueueFormat.current else {
+                // Unreadable when the queue opened (a device not yet unlocked), so not
+                // checked then: the folder is a later format's. It stays unread, and the
+                // next operation recovers again, which leaves the folder to that format.
+                laterSegmentFound = true
+                storage = .needsRecovery
+                return
+            }
+            let start = version == 0 ? 0 : QueueFormat.SegmentHeader.size
+            let scan = bytes.withUnsafeBytes {
+                RecordFraming.scan(UnsafeRawBufferPointer(rebasing: $0[start...]), maxPayload: maxPayloadSize)
+            }
             found.skippedBytes += scan.skippedBytes
             found.skippedRegions += scan.skippedRegions
             let unacknowledged = segment.id == cursor.segment
-                ? scan.records.count { $0.end > cursor.offset } : scan.records.count
+                ? scan.records.count { start + $0.end > cursor.offset } : scan.records.count
+            segment.start = start
             found.records += unacknowledged
             segment.size = bytes.count
             segment.unacknowledged = unacknowledged

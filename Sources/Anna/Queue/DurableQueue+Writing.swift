@@ -92,8 +92,9 @@ extension DurableQueue.Writer {
         storedBytes += bytes.count
     }
 
-    /// Creates the next segment with a number no file has (`O_EXCL`: a file the
-    /// listing missed is skipped, never written over) and makes its name durable.
+    /// Creates the next segment, in format ``QueueFormat/current``, with a number no file
+    /// has (`O_EXCL`: a file the listing missed is skipped, never written over) and
+    /// makes its name durable.
     private mutating func createSegment(now: Int64) throws {
         var id = nextID
         var attempt = 0
@@ -107,13 +108,21 @@ extension DurableQueue.Writer {
             }
         }
         nextID = id &+ 1
+        // The format header; synced with the segment's first records. A crash that
+        // tears it leaves a segment read as format 0, its records still found.
+        let header = QueueFormat.SegmentHeader.encoded()
         syncs += 1
-        do { try store.syncDirectory() } catch {
+        do {
+            try header.withUnsafeBytes { try store.write($0, to: id, at: 0) }
+            try store.syncDirectory()
+        } catch {
             // Records in a file whose name may vanish would not be accepted.
             try? store.remove(id)
             throw error
         }
-        segments.append(Segment(id: id, size: 0, unacknowledged: 0, newest: now))
+        storedBytes += header.count
+        segments.append(Segment(
+            id: id, size: header.count, unacknowledged: 0, newest: now, start: header.count))
         active = id
     }
 

@@ -10,7 +10,9 @@ import Darwin
 
 /// Segments as files `<16 hex digits>.seg` in a directory, the state files
 /// `cursor` and `stamps` beside them, and `lock`, which the queue holds with
-/// `flock(LOCK_EX | LOCK_NB)` while it uses the directory.
+/// `flock(LOCK_EX | LOCK_NB)` while it uses the directory. When the directory belongs
+/// to a later format (``QueueFormat``), the segments and state files move to its
+/// subfolder `format-<n>/`; `lock` stays the directory's.
 ///
 /// `flock` locks belong to an open file description, so a second queue on the same
 /// directory conflicts whether it is in another process or in this one.
@@ -19,7 +21,10 @@ import Darwin
 ///
 /// Owned by one queue: its writer queue, and the initializer before that.
 final class FileSegmentStore: SegmentStore {
+    /// The folder locked, and named in errors and metrics.
     let directory: URL
+    /// Where the segments and state files are: `directory`, or its format subfolder.
+    private(set) var dataDirectory: URL
     let syncMode: DeliveryStorage.SyncMode
     private var descriptors: [UInt64: Int32] = [:]
     private var lockDescriptor: Int32 = -1
@@ -27,6 +32,7 @@ final class FileSegmentStore: SegmentStore {
 
     init(directory: URL, syncMode: DeliveryStorage.SyncMode = .barrier) {
         self.directory = directory
+        self.dataDirectory = directory
         self.syncMode = syncMode
     }
 
@@ -36,11 +42,11 @@ final class FileSegmentStore: SegmentStore {
 
     private func path(_ id: UInt64) -> String {
         let hex = String(id, radix: 16)
-        return directory.appendingPathComponent(String(repeating: "0", count: max(0, 16 - hex.count)) + hex + ".seg").path
+        return dataDirectory.appendingPathComponent(String(repeating: "0", count: max(0, 16 - hex.count)) + hex + ".seg").path
     }
 
     private func path(_ file: StateFile) -> String {
-        directory.appendingPathComponent(file.rawValue).path
+        dataDirectory.appendingPathComponent(file.rawValue).path
     }
 
     /// Reads `errno` before the path is built: building a string may change it.
@@ -82,13 +88,13 @@ final class FileSegmentStore: SegmentStore {
     // MARK: Directory
 
     func segmentIDs() throws -> [UInt64] {
-        guard let stream = opendir(directory.path) else { throw fail("listing", directory.path) }
+        guard let stream = opendir(dataDirectory.path) else { throw fail("listing", dataDirectory.path) }
         defer { closedir(stream) }
         var ids: [UInt64] = []
         while true {
             errno = 0
             guard let entry = readdir(stream) else {
-                if errno != 0 { throw fail("listing", directory.path) }
+                if errno != 0 { throw fail("listing", dataDirectory.path) }
                 break
             }
             let name = withUnsafePointer(to: &entry.pointee.d_name) {
@@ -102,10 +108,39 @@ final class FileSegmentStore: SegmentStore {
 
     func syncDirectory() throws {
         if directoryDescriptor < 0 {
-            directoryDescriptor = open(directory.path, O_RDONLY | O_CLOEXEC)
-            guard directoryDescriptor >= 0 else { throw fail("syncing", directory.path) }
+            directoryDescriptor = open(dataDirectory.path, O_RDONLY | O_CLOEXEC)
+            guard directoryDescriptor >= 0 else { throw fail("syncing", dataDirectory.path) }
         }
-        guard fsync(directoryDescriptor) == 0 else { throw fail("syncing", directory.path) }
+        guard fsync(directoryDescriptor) == 0 else { throw fail("syncing", dataDirectory.path) }
+    }
+
+    func useFormatFolder(_ version: UInt32) throws -> String? {
+        let folder = directory.appendingPathComponent(QueueFormat.folderName(version), isDirectory: true)
+        guard dataDirectory != folder else { return nil }
+        do {
+            try createStorageDirectory(folder, as: .queueDirectory)
+        } catch {
+            throw DurableStorageError(operation: "creating", path: folder.path, code: EACCES)
+        }
+        for descriptor in descriptors.values { close(descriptor) }
+        descriptors.removeAll()
+        if directoryDescriptor >= 0 { close(directoryDescriptor) }
+        directoryDescriptor = -1
+        dataDirectory = folder
+        // The subfolder's name must survive a crash before anything is written in it.
+        try syncParent()
+        return folder.path
+    }
+
+    private func syncParent() throws {
+        let descriptor = open(directory.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw fail("syncing", directory.path) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw fail("syncing", directory.path) }
+    }
+
+    func removeTemporaryFiles() {
+        for file in StateFile.allCases { unlink(path(file) + ".tmp") }
     }
 
     // MARK: Segments

@@ -44,11 +44,22 @@ protocol SegmentStore: AnyObject {
     /// Makes everything synced so far survive a power loss, where syncs only order
     /// writes (``DeliveryStorage/SyncMode/barrier`` on Apple platforms): for a purge.
     func flushDrive() throws
+    /// Moves the segments and state files to the subfolder of format `version`
+    /// (``QueueFormat``), keeping the lock, because the folder belongs to a later format.
+    /// - Returns: The subfolder's path; `nil` when the store is there already or has
+    ///   no folders (memory).
+    func useFormatFolder(_ version: UInt32) throws -> String?
+    /// Deletes the temporary files of ``storeState(_:as:)`` that a crash left.
+    func removeTemporaryFiles()
 }
 
 extension SegmentStore {
     /// Syncs are durable already.
     func flushDrive() throws {}
+    /// No folders.
+    func useFormatFolder(_ version: UInt32) throws -> String? { nil }
+    /// No temporary files.
+    func removeTemporaryFiles() {}
 }
 
 /// The queue's small files beside the segments.
