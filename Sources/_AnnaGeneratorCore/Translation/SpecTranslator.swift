@@ -19,9 +19,10 @@ package struct SpecTranslator: Sendable {
         let access = spec.access == .public ? "public " : ""
         let usesFoundation = Self.usesFoundation(spec)
         let objects = Dictionary(uniqueKeysWithValues: spec.objects.map { ($0.name, $0) })
-        let metadata = spec.events.compactMap { metadataModel($0, objects: objects) }
+        let plan = spec.version.map { (name: spec.planName, version: $0) }
+        let metadata = spec.events.compactMap { metadataModel($0, objects: objects, plan: plan) }
         let metadataNames = Set(metadata.map(\.name))
-        let screenMetadata = spec.screens.compactMap { metadataModel($0, objects: objects) }
+        let screenMetadata = spec.screens.compactMap { metadataModel($0, objects: objects, plan: plan) }
         let screenMetadataNames = Set(screenMetadata.map(\.name))
         let fileName = String(spec.file.split(separator: "/").last ?? Substring(spec.file))
         let taskSet = taskSetModel(spec, fileName: fileName)
@@ -164,9 +165,11 @@ package struct SpecTranslator: Sendable {
         )
     }
 
-    /// The metadata constant of an event, or `nil` when it has only defaults.
+    /// The metadata constant of an event, or `nil` when it has only defaults. Every
+    /// event of a versioned plan (`plan`) names the plan and its versions.
     private func metadataModel(
-        _ event: TrackingSpec.Event, objects: [String: TrackingSpec.ObjectType]
+        _ event: TrackingSpec.Event, objects: [String: TrackingSpec.ObjectType],
+        plan: (name: String, version: PlanVersion)?
     ) -> RenderModel.MetadataModel? {
         var arguments: [String] = []
         if event.consent != "analytics" { arguments.append("consent: \(SwiftLiteral.string(event.consent))") }
@@ -192,6 +195,12 @@ package struct SpecTranslator: Sendable {
         }
         if !constraints.isEmpty { arguments.append("constraints: [\(constraints.joined(separator: ", "))]") }
         if event.deprecationMessage != nil { arguments.append("isDeprecated: true") }
+        if let plan {
+            arguments.append(
+                "plan: AnalyticsEvent.PlanReference(name: \(SwiftLiteral.string(plan.name)), "
+                    + "version: \(SwiftLiteral.string(plan.version.description)), "
+                    + "eventVersion: \(SwiftLiteral.string(event.version.description)))")
+        }
         guard !arguments.isEmpty else { return nil }
         return RenderModel.MetadataModel(
             name: SwiftNaming.escaped(event.swiftName),

@@ -89,3 +89,9 @@ package struct PlanVersion: Sendable, Hashable, Comparable, CustomStringConverti
 extension Character {
     fileprivate var isASCIIDigit: Bool { isASCII && isWholeNumber }
 }
+
+extension TrackingSpec {
+    /// The plan's name on the wire and in the inspector: `namespace:`, else the spec's
+    /// file name without `.anna.yml`.
+    package var planName: String { namespace ?? baseName }
+}
