@@ -1,6 +1,6 @@
 import _AnnaGeneratorCore
 
-extension KotlinRenderer {
+extension KotlinSyntax {
     /// The client interface and the options, nested in the generated class so that
     /// files of several specs share a package.
     static let nestedTypes = #"""
@@ -39,14 +39,26 @@ extension KotlinRenderer {
         val isConsented: ((String) -> Boolean)? = null
     )
 
-    private class AnnaContext(val call: String, val report: ((AnnaViolation) -> Unit)?, val sendPII: Boolean)
 
 """#
 
-    /// The class's private helpers and its end.
-    static let support = #"""
+    /// The checking context, when some call checks or leaves out a value.
+    static let contextType = """
+    private class AnnaContext(val call: String, val report: ((AnnaViolation) -> Unit)?, val sendPII: Boolean)
+
+"""
+
+    /// The class's private helpers, each written only when some call uses it, in
+    /// this order; the class's `}` follows them.
+    static let helpers: [(ClientModel.Helper, String)] = [
+        // The class's method making a checking context.
+        (.context, #"""
 
     private fun anna_context(call: String): AnnaContext = AnnaContext(call, anna_options.onViolation, anna_options.sendPII)
+
+"""#),
+        // The send of an event or a screen, with the globals set.
+        (.send, #"""
 
     private fun anna_send(isTrack: Boolean, name: String, consent: String, properties: Map<String, Any?>) {
         if (anna_options.isConsented?.invoke(consent) == false) return
@@ -55,9 +67,17 @@ extension KotlinRenderer {
         if (isTrack) anna_client.track(name, anna_payload) else anna_client.screen(name, anna_payload)
     }
 
+"""#),
+        // The report of a violation.
+        (.report, #"""
+
     private fun anna_report(context: AnnaContext, property: String, rule: String, message: String) {
         context.report?.invoke(AnnaViolation(context.call, property, rule, message))
     }
+
+"""#),
+        // The range checks.
+        (.numberCheck, #"""
 
     private fun anna_long(context: AnnaContext, property: String, value: Long, min: Double?, max: Double?): Long {
         if (context.report != null) anna_range(context, property, value.toDouble(), min, max)
@@ -73,6 +93,10 @@ extension KotlinRenderer {
         if (min != null && !(value >= min)) anna_report(context, property, "min", "$value is below the minimum $min")
         if (max != null && !(value <= max)) anna_report(context, property, "max", "$value is above the maximum $max")
     }
+
+"""#),
+        // The length and pattern checks.
+        (.textCheck, #"""
 
     private fun anna_text(context: AnnaContext, property: String, value: String, minLength: Int?, maxLength: Int?, pattern: String?): String {
         if (context.report == null) return value
@@ -90,9 +114,17 @@ extension KotlinRenderer {
 
     private val anna_patterns = java.util.concurrent.ConcurrentHashMap<String, Regex?>()
 
+"""#),
+        // The PII report.
+        (.leftOut, #"""
+
     private fun anna_leftOut(context: AnnaContext, property: String) {
         anna_report(context, property, "pii", "left out: the plan marks it pii (set sendPII to send it)")
     }
+
+"""#),
+        // A date as ISO 8601.
+        (.iso8601, #"""
 
     /** ISO 8601 in UTC with milliseconds, as Anna's Swift runtime sends a date. */
     private fun anna_iso8601(instant: java.time.Instant): String = anna_dateFormat.format(instant)
@@ -100,10 +132,14 @@ extension KotlinRenderer {
     private val anna_dateFormat = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
         .withZone(java.time.ZoneOffset.UTC)
 
+"""#),
+        // A UUID in uppercase.
+        (.uppercasedUUID, #"""
+
     /** A UUID in uppercase, as Foundation's `uuidString`. */
     private fun anna_uppercase(text: String): String =
         text.replace('a', 'A').replace('b', 'B').replace('c', 'C').replace('d', 'D').replace('e', 'E').replace('f', 'F')
-}
 
-"""#
+"""#)
+    ]
 }

@@ -1,6 +1,6 @@
 import _AnnaGeneratorCore
 
-extension TypeScriptRenderer {
+extension TypeScriptSyntax {
     /// The client interface, the options and the checks every generated module holds:
     /// a few dozen lines, so a module stands alone and bundles no SDK.
     static let support = #"""
@@ -119,7 +119,7 @@ function annaLeftOut(context: AnnaContext, property: string): void {
 """#
 }
 
-extension TypeScriptRenderer {
+extension TypeScriptSyntax {
     /// The class's method sending an event or a screen, with the globals when the plan has some.
     static func sendMethod(globals: Bool) -> String {
         """
