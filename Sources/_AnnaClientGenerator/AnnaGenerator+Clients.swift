@@ -121,15 +121,17 @@ extension AnnaGenerator {
     public func generate(
         _ bytes: [UInt8], file: String, language: ClientLanguage, options: ClientOptions = ClientOptions()
     ) throws(SpecError) -> (source: String, warnings: [Diagnostic]) {
-        let syntax: any ClientSyntax
-        switch language {
-        case .swift: return try generate(bytes, file: file)
-        case .typescript: syntax = TypeScriptSyntax()
-        case .kotlin: syntax = KotlinSyntax(package: options.kotlinPackage)
-        }
+        guard let syntax = language.syntax(options) else { return try generate(bytes, file: file) }
+        return try generate(bytes, file: file, syntax: syntax, naming: options.naming)
+    }
+
+    /// A client of the spec, printed through a language's syntax table.
+    private func generate(
+        _ bytes: [UInt8], file: String, syntax: any ClientSyntax, naming: ClientNaming
+    ) throws(SpecError) -> (source: String, warnings: [Diagnostic]) {
         let (spec, diagnostics) = check(bytes, file: file)
         guard let spec else { throw SpecError(diagnostics: diagnostics) }
-        return (syntax.render(ClientTranslator(naming: options.naming.wireNaming).translate(spec)), diagnostics)
+        return (syntax.render(ClientTranslator(naming: naming.wireNaming).translate(spec)), diagnostics)
     }
 
     /// Replaced by the one rule naming every language's file.
@@ -151,14 +153,26 @@ extension AnnaGenerator {
         _ bytes: [UInt8], file: String, language: ClientLanguage, options: ClientOptions,
         writingTo path: String, onlyComparing: Bool
     ) throws(SpecError) -> (warnings: [Diagnostic], written: Result<Bool, any Error>, retained: AnyObject?) {
-        if language == .swift {
+        guard let syntax = language.syntax(options) else {
             let (warnings, written, retained) = try generate(bytes, file: file, writingTo: path, onlyComparing: onlyComparing)
             return (warnings, written, retained)
         }
-        var (source, warnings) = try generate(bytes, file: file, language: language, options: options)
+        var (source, warnings) = try generate(bytes, file: file, syntax: syntax, naming: options.naming)
         let update = FileUpdate(path: path, writing: !onlyComparing)
         source.withUTF8 { update.write($0) }
         return (warnings, Result { try update.commit() }, nil)
+    }
+}
+
+extension ClientLanguage {
+    /// The one place a language is dispatched: its syntax table, or `nil` for Swift,
+    /// which the pipeline's own renderer writes.
+    func syntax(_ options: ClientOptions) -> (any ClientSyntax)? {
+        switch self {
+        case .swift: nil
+        case .typescript: TypeScriptSyntax()
+        case .kotlin: KotlinSyntax(package: options.kotlinPackage)
+        }
     }
 }
 
