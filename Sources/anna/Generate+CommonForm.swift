@@ -32,8 +32,8 @@ extension Generate {
         self.outputFile = outputFile
         self.templates = nil
         self.check = false
-        self.language = "swift"
-        self.naming = "spec"
+        self.language = .swift
+        self.naming = .spec
         self.kotlinPackage = nil
         // The command's own rules (one of the two options; one spec for a file), so
         // that a combination they reject goes to ArgumentParser and its message.

@@ -23,11 +23,13 @@ struct Generate: ParsableCommand {
     @Option(help: "A folder of Mustache templates replacing the built-in ones (file, enum, event, screen, property).")
     var templates: String?
 
-    @Option(help: "The language to write: swift, typescript or kotlin.")
-    var language: String = "swift"
+    @Option(help: "The language to write: swift, typescript or kotlin. (default: swift)", transform: { try ClientLanguage(parsing: $0) })
+    var language: ClientLanguage = .swift
 
-    @Option(help: "TypeScript and Kotlin: the names sent, spec (as written) or snake_case (as the runtime's SnakeCaseEventMapper maps them).")
-    var naming: String = "spec"
+    @Option(
+        help: "TypeScript and Kotlin: the names sent, spec (as written) or snake_case (as the runtime's SnakeCaseEventMapper maps them). (default: spec)",
+        transform: { try ClientNaming(parsing: $0) })
+    var naming: ClientNaming = .spec
 
     @Option(name: .customLong("kotlin-package"), help: "Kotlin: the generated file's package (com.example.analytics).")
     var kotlinPackage: String?
@@ -67,13 +69,7 @@ struct Generate: ParsableCommand {
         if outputFile != nil && specs.count != 1 {
             throw ValidationError("--output-file takes exactly one spec.")
         }
-        guard let language = ClientLanguage(rawValue: language) else {
-            throw ValidationError("--language must be swift, typescript or kotlin, not '\(self.language)'.")
-        }
-        if !ClientOptions.namingChoices.contains(naming) {
-            throw ValidationError("--naming must be spec or snake_case, not '\(naming)'.")
-        }
-        if language == .swift && (naming != "spec" || kotlinPackage != nil) {
+        if language == .swift && (naming != .spec || kotlinPackage != nil) {
             throw ValidationError("--naming and --kotlin-package are for TypeScript and Kotlin; Swift maps names at run time (SnakeCaseEventMapper).")
         }
         if language != .swift && templates != nil {
@@ -87,10 +83,6 @@ struct Generate: ParsableCommand {
     }
 
     func run() throws {
-        if let language = ClientLanguage(rawValue: language), language != .swift {
-            try runClient(language)
-            return
-        }
         let generator: AnnaGenerator
         do {
             generator = try templates.map { try AnnaGenerator(templatesDirectory: URL(fileURLWithPath: $0)) } ?? AnnaGenerator()
@@ -101,11 +93,14 @@ struct Generate: ParsableCommand {
         var failed = false
         var retained: AnyObject?  // the last spec's tree, spec and model: left to the exit
         let names = Self.outputNames(for: specs)
+        let options = ClientOptions(naming: naming, kotlinPackage: kotlinPackage)
         for spec in specs {
             do throws(SpecError) {
-                let path = outputFile ?? ((output ?? ".") as NSString).appendingPathComponent(names[spec] ?? AnnaGenerator.outputFileName(for: spec))
+                let name = language.outputFileName(forSwiftFile: names[spec] ?? AnnaGenerator.outputFileName(for: spec))
+                let path = outputFile ?? ((output ?? ".") as NSString).appendingPathComponent(name)
                 let (warnings, written, kept) = try generator.generate(
-                    try AnnaGenerator.read(spec), file: spec, writingTo: path, onlyComparing: check)
+                    try AnnaGenerator.read(spec), file: spec, language: language, options: options,
+                    writingTo: path, onlyComparing: check)
                 retained = kept
                 report(warnings)
                 if !accept(written, path: path, spec: spec) { failed = true }
@@ -118,5 +113,22 @@ struct Generate: ParsableCommand {
         // Exits here, not by returning: the process's exit takes back the last spec's
         // memory at once, where freeing it node by node cost a millisecond in ten.
         withExtendedLifetime(retained) { Foundation.exit(0) }
+    }
+
+    /// Reports a failed write, or a file `--check` found out of date.
+    /// - Returns: Whether the file is as it should be.
+    func accept(_ written: Result<Bool, any Error>, path: String, spec: String) -> Bool {
+        switch written {
+        case .failure(let error):
+            let doing = check ? "read" : "write"
+            FileHandle.standardError.write(Data("\(path): error: cannot \(doing) the generated file: \(error)\n".utf8))
+            return false
+        case .success(true) where check:
+            FileHandle.standardError.write(Data(
+                "\(path):1:1: error: generated code is out of date with \(spec); run the same `anna generate` without --check to write it\n".utf8))
+            return false
+        case .success:
+            return true
+        }
     }
 }

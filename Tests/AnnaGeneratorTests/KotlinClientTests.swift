@@ -21,7 +21,7 @@ struct KotlinClientTests {
         #expect(specs.count >= 30, "found only \(specs.count) specs")
         for (index, spec) in specs.enumerated() {
             // Every other spec in snake_case, so both namings compile; a package per spec.
-            let options = ClientOptions(naming: index % 2 == 0 ? "spec" : "snake_case", kotlinPackage: "specs.s\(index)")
+            let options = ClientOptions(naming: index % 2 == 0 ? .spec : .snakeCase, kotlinPackage: "specs.s\(index)")
             files.append(try ClientCompilers.generate(spec, .kotlin, into: directory, name: "spec\(index).anna.kt", options: options))
         }
         let large = try await ClientCompilers.largeSpec(in: directory)

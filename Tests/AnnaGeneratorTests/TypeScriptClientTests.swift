@@ -16,7 +16,7 @@ struct TypeScriptClientTests {
         #expect(specs.count >= 100, "found only \(specs.count) specs")
         for (index, spec) in specs.enumerated() {
             // Every other spec in snake_case, so both namings compile.
-            let options = ClientOptions(naming: index % 2 == 0 ? "spec" : "snake_case")
+            let options = ClientOptions(naming: index % 2 == 0 ? .spec : .snakeCase)
             files.append(try ClientCompilers.generate(spec, .typescript, into: directory, name: "spec\(index).anna.ts", options: options))
         }
         for objects in [false, true] {

@@ -107,29 +107,3 @@ package struct ClientModel: Sendable, Hashable {
         case object(Int)
     }
 }
-
-extension ClientModel {
-    /// Whether writing these properties checks or leaves out anything: a constraint
-    /// checked at run time, PII, or an object, whose properties may have either.
-    package static func needsContext(_ properties: [Property]) -> Bool {
-        properties.contains { property in
-            if case .object = property.type { return true }
-            return property.isPII || property.hasRunTimeChecks
-        }
-    }
-}
-
-extension ClientModel.Property {
-    /// Whether a value is checked at run time in development: a range, a length or a
-    /// pattern on a number or a string. An enum's values are closed by its type.
-    package var hasRunTimeChecks: Bool {
-        switch type {
-        case .string:
-            constraints.minLength != nil || constraints.maxLength != nil || constraints.pattern != nil
-        case .int, .double:
-            constraints.min != nil || constraints.max != nil
-        default:
-            false
-        }
-    }
-}
