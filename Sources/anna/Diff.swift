@@ -10,8 +10,11 @@ struct Diff: ParsableCommand {
         discussion: """
             anna diff OLD NEW compares two spec files, or two folders whose specs are paired by \
             relative path. anna diff --base REV PATH... compares each spec file or folder with \
-            its version at git revision REV. Exit status: 0 no breaking change, 1 breaking \
-            changes (unless --allow-breaking), 2 an invalid spec or bad input.
+            its version at git revision REV. Each change names the smallest version bump it \
+            needs (SchemaVer: major, minor, patch); a spec that declares version: fails when \
+            its version, or an event's own, is lower than its changes need. Exit status: 0 no \
+            breaking change, 1 breaking changes (unless --allow-breaking) or a version too low, \
+            2 an invalid spec or bad input.
             """
     )
 
@@ -64,6 +67,9 @@ struct Diff: ParsableCommand {
             throw ExitCode(2)
         }
         print(result.rendered(as: format.output, revision: base), terminator: "")
+        // A declared version too low fails even with --allow-breaking: an allowed
+        // breaking change still needs its major version.
+        if !result.versionFindings.isEmpty { throw ExitCode.failure }
         if result.breakingCount > 0 && !allowBreaking { throw ExitCode.failure }
     }
 }

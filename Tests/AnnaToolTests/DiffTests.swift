@@ -96,10 +96,10 @@ import Testing
         let result = try AnnaTool.run(["diff", "old", "new"], in: root)
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first == "old/A/store.anna.yml:17:7: breaking: parameter 'coupon' removed from event 'productViewed' [parameter-removed]")
+        #expect(lines.first == "old/A/store.anna.yml:17:7: breaking: parameter 'coupon' removed from event 'productViewed' [parameter-removed] (major)")
         #expect(lines.filter { $0.hasPrefix("new/added.anna.yml:") }.count == 10)  // 4 events, 2 screens, 2 traits, 1 global, 1 type
         #expect(!lines.contains { $0.hasPrefix("new/B/") })
-        #expect(lines.last == "anna diff: 1 breaking change, 10 compatible changes")
+        #expect(lines.last == "anna diff: 1 breaking change, 10 compatible changes; the smallest version bump: major")
     }
 
     @Test func baseComparesWithAGitRevision() throws {
@@ -124,11 +124,78 @@ import Testing
         for path in ["Specs", "Specs/store.anna.yml"] {
             let changed = try AnnaTool.run(["diff", "--base", "HEAD", path], in: root)
             #expect(changed.status == 1, "\(changed.stderr)")
-            #expect(changed.stdout.hasPrefix("Specs/store.anna.yml:30:7: breaking: parameter 'items' of event 'checkoutStarted' changed type from int to double [type-changed]\n"))
+            #expect(changed.stdout.hasPrefix("Specs/store.anna.yml:30:7: breaking: parameter 'items' of event 'checkoutStarted' changed type from int to double [type-changed] (major)\n"))
         }
         let unknown = try AnnaTool.run(["diff", "--base", "no-such-rev", "Specs"], in: root)
         #expect(unknown.status == 2)
         #expect(unknown.stderr.hasPrefix("anna diff: error: git ls-tree -r --name-only no-such-rev . failed in Specs:"))
+    }
+
+    /// Issue 54: a spec that declares `version:` is held to its changes. The plan's
+    /// version and each changed event's own must be at least the smallest bump the
+    /// changes need; a lower one fails at its line and column, even with
+    /// `--allow-breaking`.
+    @Test func aDeclaredVersionLowerThanTheChangesNeedFailsWhereItIsWritten() throws {
+        let root = try AnnaTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        func git(_ arguments: String...) throws {
+            let result = try AnnaTool.run(["-c", "user.name=CI", "-c", "user.email=ci@example.com"] + arguments, in: root, executable: URL(fileURLWithPath: "/usr/bin/git"))
+            #expect(result.status == 0, "git \(arguments): \(result.stderr)")
+        }
+        try git("init", "-q")
+        let base = try String(contentsOf: Self.folder.appending(path: "base.anna.yml"), encoding: .utf8)
+            .replacingOccurrences(of: "anna: 1\n", with: "anna: 1\nversion: 2.3.0\n")
+        let spec = root.appending(path: "store.anna.yml")
+        try base.write(to: spec, atomically: true, encoding: .utf8)
+        try git("add", ".")
+        try git("commit", "-q", "-m", "2.3.0")
+
+        // A breaking change with no bump: both the plan and the event fail.
+        let removed = base.replacingOccurrences(of: "      coupon: string?\n", with: "")
+        try removed.write(to: spec, atomically: true, encoding: .utf8)
+        for flags in [[], ["--allow-breaking"]] {
+            let result = try AnnaTool.run(["diff", "--base", "HEAD", "store.anna.yml"] + flags, in: root)
+            #expect(result.status == 1, "\(flags): a version too low fails even when breaking changes are allowed")
+            #expect(result.stdout.contains("""
+                store.anna.yml:3:10: error: `productViewed.coupon` removed: a breaking change; version 2.3.0 needs at least 3.0.0 (it was 2.3.0)
+                """), "\(result.stdout)")
+            #expect(result.stdout.contains("""
+                store.anna.yml:13:3: error: `productViewed.coupon` removed: a breaking change; the version of event 'productViewed', 1.0.0, needs at least 2.0.0 (add version: 2.0.0 under it)
+                """), "\(result.stdout)")
+        }
+        let json = try AnnaTool.run(["diff", "--base", "HEAD", "store.anna.yml", "--format", "json"], in: root)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(report["bump"] as? String == "major")
+        #expect((report["versionErrors"] as? [[String: Any]])?.map { $0["line"] as? Int } == [3, 13])
+        let github = try AnnaTool.run(["diff", "--base", "HEAD", "store.anna.yml", "--format", "github"], in: root)
+        #expect(github.stdout.contains("::error file=store.anna.yml,line=3,col=10,title=Tracking-plan version too low::"))
+
+        // The bumps it asks for: then only the breaking change itself fails, and is allowed.
+        let bumped = removed.replacingOccurrences(of: "version: 2.3.0", with: "version: 3.0.0")
+            .replacingOccurrences(of: "    description: A product page was opened.\n", with: "    version: 2.0.0\n    description: A product page was opened.\n")
+        try bumped.write(to: spec, atomically: true, encoding: .utf8)
+        let allowed = try AnnaTool.run(["diff", "--base", "HEAD", "store.anna.yml", "--allow-breaking"], in: root)
+        #expect(allowed.status == 0, "\(allowed.stdout)")
+        #expect(!allowed.stdout.contains(": error: "))
+
+        // An added optional parameter is the smallest bump: a patch, for the plan and the event.
+        let added = base.replacingOccurrences(of: "      coupon: string?\n", with: "      coupon: string?\n      referrer: string?\n")
+        try added.write(to: spec, atomically: true, encoding: .utf8)
+        let unbumped = try AnnaTool.run(["diff", "--base", "HEAD", "store.anna.yml"], in: root)
+        #expect(unbumped.status == 1)
+        #expect(unbumped.stdout.contains("store.anna.yml:3:10: error: `productViewed.referrer` added: a patch change; version 2.3.0 needs at least 2.3.1 (it was 2.3.0)"), "\(unbumped.stdout)")
+        #expect(unbumped.stdout.hasSuffix("the smallest version bump: patch\n"))
+        try added.replacingOccurrences(of: "version: 2.3.0", with: "version: 2.4.0")
+            .replacingOccurrences(of: "    description: A product page was opened.\n", with: "    version: 1.0.1\n    description: A product page was opened.\n")
+            .write(to: spec, atomically: true, encoding: .utf8)
+        let patched = try AnnaTool.run(["diff", "--base", "HEAD", "store.anna.yml"], in: root)
+        #expect(patched.status == 0, "\(patched.stdout)")
+
+        // A bad version is refused at its place, as any invalid spec.
+        try base.replacingOccurrences(of: "version: 2.3.0", with: "version: 2.3").write(to: spec, atomically: true, encoding: .utf8)
+        let invalid = try AnnaTool.run(["diff", "--base", "HEAD", "store.anna.yml"], in: root)
+        #expect(invalid.status == 2)
+        #expect(invalid.stderr.contains("store.anna.yml:3:10: error: the version of the plan must be MAJOR.MINOR.PATCH, e.g. 1.2.0, not '2.3'"), "\(invalid.stderr)")
     }
 
     @Test func anInvalidSpecIsAnInputErrorWithItsLocation() throws {

@@ -124,6 +124,7 @@ package struct SpecValidationPass {
             tasks: tasks
         )
         spec.version = version
+        spec.versionLocation = top["version"]?.value.location
         spec.keyLocations = top.keyLocations
         spec.providerLocations = providerLocations
         return spec

@@ -11,6 +11,8 @@ package struct TrackingSpec: Sendable, Hashable {
     package var namespace: String?
     /// `version:`: the plan's version, `nil` for an unversioned plan.
     package var version: PlanVersion?
+    /// Where the value of `version:` is written, when it is.
+    package var versionLocation: SourceLocation?
     /// The access level of generated declarations.
     package var access: AccessLevel
     /// The provider profiles the spec was checked against.

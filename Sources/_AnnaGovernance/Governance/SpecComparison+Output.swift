@@ -26,23 +26,39 @@ extension SpecComparison.Result {
         case .text:
             var text = ""
             for change in result.changes {
-                text += "\(change.location): \(change.kind.rawValue): \(change.message) [\(change.rule)]\n"
+                text += "\(change.location): \(change.kind.rawValue): \(change.message) [\(change.rule)]\(Self.bumpNote(change))\n"
+            }
+            for finding in result.versionFindings {
+                text += "\(finding.location): error: \(finding.message)\n"
             }
             if result.changes.isEmpty {
                 text += "anna diff: no changes\n"
             } else {
-                text += "anna diff: \(Self.count(result.breakingCount, "breaking change")), \(Self.count(result.compatibleCount, "compatible change"))\n"
+                text += "anna diff: \(Self.count(result.breakingCount, "breaking change")), \(Self.count(result.compatibleCount, "compatible change")); the smallest version bump: \(Self.bumpWord(result.requiredBump))\n"
             }
             return text
         case .json:
+            struct Change: Encodable {
+                var change: SpecChange
+                func encode(to encoder: any Encoder) throws {
+                    try change.encode(to: encoder)
+                    var container = encoder.container(keyedBy: Key.self)
+                    try container.encode(SpecComparison.Result.bumpWord(change.requiredBump), forKey: .bump)
+                }
+                enum Key: String, CodingKey { case bump }
+            }
             struct Report: Encodable {
                 var breaking: Int
                 var compatible: Int
-                var changes: [SpecChange]
+                var bump: String
+                var changes: [Change]
+                var versionErrors: [SpecVersionFinding]
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let report = Report(breaking: result.breakingCount, compatible: result.compatibleCount, changes: result.changes)
+            let report = Report(
+                breaking: result.breakingCount, compatible: result.compatibleCount, bump: Self.bumpWord(result.requiredBump),
+                changes: result.changes.map(Change.init), versionErrors: result.versionFindings)
             let data = (try? encoder.encode(report)) ?? Data("{}".utf8)
             return String(decoding: data, as: UTF8.self) + "\n"
         case .github:
@@ -58,9 +74,29 @@ extension SpecComparison.Result {
                 if let revision, place.file.hasPrefix("\(revision):") { place.file.removeFirst(revision.count + 1) }
                 text += "::\(command) file=\(Self.escapeProperty(place.file)),line=\(place.line),col=\(place.column),title=\(Self.escapeProperty("\(title) (\(change.rule))"))::\(Self.escapeData(message))\n"
             }
+            for finding in result.versionFindings {
+                var place = finding.location
+                if let revision, place.file.hasPrefix("\(revision):") { place.file.removeFirst(revision.count + 1) }
+                text += "::error file=\(Self.escapeProperty(place.file)),line=\(place.line),col=\(place.column),title=\(Self.escapeProperty("Tracking-plan version too low"))::\(Self.escapeData(finding.message))\n"
+            }
             text += "anna diff: \(Self.count(result.breakingCount, "breaking change")), \(Self.count(result.compatibleCount, "compatible change"))\n"
             return text
         }
+    }
+
+    /// `major`, `minor`, `patch` or `none`: the JSON's and the summary's word for a bump.
+    static func bumpWord(_ bump: PlanVersion.Bump) -> String {
+        switch bump {
+        case .none: "none"
+        case .patch: "patch"
+        case .minor: "minor"
+        case .major: "major"
+        }
+    }
+
+    /// ` (needs a major version)`, after a change that needs a bump.
+    private static func bumpNote(_ change: SpecChange) -> String {
+        change.requiredBump == .none ? "" : " (\(bumpWord(change.requiredBump)))"
     }
 
     private static func count(_ number: Int, _ noun: String) -> String {

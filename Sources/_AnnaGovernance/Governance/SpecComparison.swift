@@ -28,6 +28,10 @@ package struct SpecComparison {
         package var changes: [SpecChange] = []
         /// Errors that make a side unusable: a compared spec is invalid.
         package var errors: [Diagnostic] = []
+        /// Declared versions lower than the changes require (``SpecVersionCheck``).
+        package var versionFindings: [SpecVersionFinding] = []
+        /// The smallest bump all the changes together require.
+        package var requiredBump: PlanVersion.Bump { changes.map(\.requiredBump).max() ?? .none }
         /// Breaking changes.
         package var breakingCount: Int { changes.filter { $0.kind == .breaking }.count }
         /// Compatible changes.
@@ -56,8 +60,9 @@ package struct SpecComparison {
             guard let (newSpec, violations) = validateNew(source, oldProviders: Set(oldSpec?.providers.map(\.name) ?? []), into: &result) else {
                 continue
             }
-            result.changes += SpecDiff.changes(from: oldSpec, to: newSpec)
-            result.changes += violations
+            let changes = SpecDiff.changes(from: oldSpec, to: newSpec) + violations
+            result.changes += changes
+            result.versionFindings += SpecVersionCheck.findings(old: oldSpec, new: newSpec, changes: changes)
         }
         for source in old where !newKeys.contains(source.key) {
             let (spec, diagnostics) = generator.check(source.bytes, file: source.path)
