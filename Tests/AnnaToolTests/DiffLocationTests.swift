@@ -24,16 +24,16 @@ import Testing
 
     @Test func aRemovedParameterIsAtTheOldSpecsLine() throws {
         let result = try Self.diff(new: Self.edit(Self.base, ("      items: int\n", "")))
-        #expect(result.stdout.hasPrefix("old.anna.yml:30:7: breaking: parameter 'items' removed from event 'checkoutStarted' [parameter-removed]\n"))
+        #expect(result.stdout.hasPrefix("old.anna.yml:30:7: breaking: parameter 'items' removed from event 'checkoutStarted' [parameter-removed] (major)\n"))
     }
 
     @Test func namespaceAccessAndProvidersAreAtTheirKeys() throws {
         let namespace = try Self.diff(new: Self.edit(Self.base, ("namespace: Store", "namespace: Shop")))
-        #expect(namespace.stdout.hasPrefix("new.anna.yml:3:1: breaking: namespace changed from 'Store' to 'Shop'; generated names change [namespace-changed]\n"))
+        #expect(namespace.stdout.hasPrefix("new.anna.yml:3:1: breaking: namespace changed from 'Store' to 'Shop'; generated names change [namespace-changed] (major)\n"))
 
         let published = Self.edit(Self.base, ("namespace: Store\n", "namespace: Store\naccess: public\n"))
         let access = try Self.diff(old: published, new: Self.edit(published, ("access: public", "access: internal")))
-        #expect(access.stdout.hasPrefix("new.anna.yml:4:1: breaking: access changed from public to internal; other modules no longer see the generated code [access-narrowed]\n"))
+        #expect(access.stdout.hasPrefix("new.anna.yml:4:1: breaking: access changed from public to internal; other modules no longer see the generated code [access-narrowed] (minor)\n"))
 
         let added = try Self.diff(new: Self.edit(Self.base, ("providers: [segment]", "providers: [segment, mixpanel]")))
         #expect(added.stdout.hasPrefix("new.anna.yml:4:22: compatible: provider profile 'mixpanel' added [provider-added]\n"))

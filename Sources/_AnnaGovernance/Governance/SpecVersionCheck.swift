@@ -24,8 +24,11 @@ extension SpecChange {
         "pii-removed", "access-narrowed", "provider-limits-violated",
     ]
 
-    /// Compatible changes to what is written about the plan only.
-    static let documentationRules: Set<String> = ["description-changed", "deprecation-added", "deprecation-removed"]
+    /// Compatible changes to what is written about the plan, or to how it is checked,
+    /// that no row shows: descriptions, deprecations, provider profiles.
+    static let documentationRules: Set<String> = [
+        "description-changed", "deprecation-added", "deprecation-removed", "provider-added", "provider-removed",
+    ]
 }
 
 /// A declared version lower than the changes since the base require: `anna diff` fails
