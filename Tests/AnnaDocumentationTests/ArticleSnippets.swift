@@ -268,6 +268,16 @@ final class TitledScreen: HeadlessScreen {
         watcher.stop()
     }
 
+    /// PlansOverTime.md, Swift block 1.
+    @Test func plansOverTime1() async throws {
+        var context = AnalyticsContext.current()
+        context.planBranch = "main"
+        let analytics = AnalyticsService(providers: [LogProvider()], configuration: .init(context: context))
+        analytics.report(AnalyticsEvent(name: "songPlayed", metadata: .init(
+            plan: AnalyticsEvent.PlanReference(name: "Music", version: "2.4.0", eventVersion: "2.0.0"))))
+        await analytics.shutdown()
+    }
+
     /// ReportingAndProviders.md, Swift block 1.
     @Test func reportingAndProviders1() async throws {
 
