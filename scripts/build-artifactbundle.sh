@@ -8,7 +8,7 @@
 # as Plugins/AnnaPlugin, so `context.tool(named: "anna-generate")` is unchanged) and
 # anna-generate.artifactbundle/ (info.json and the binary), which the package names with
 # `.binaryTarget(path:)`. An app depends on Anna for the runtime and on anna-plugins for
-# the plugin (Benchmarks/README.md, "The prebuilt tool").
+# the plugin (Benchmarks/README.md, "The build plugin with its tool prebuilt").
 # With RELEASE_URL: also zips the bundle (OUT/anna-generate.artifactbundle.zip, the
 # release asset), and the package names it by `.binaryTarget(url:checksum:)` instead,
 # the checksum from `swift package compute-checksum`; that package is what a release
@@ -42,8 +42,9 @@ Linux)
     triples="\"$triple\""
     ;;
 Darwin)
-    # Not run on this project's machines: a universal binary (libyaml from Homebrew is
-    # linked dynamically unless its static archive is given as above).
+    # Not run on this project's machines: a universal binary. A release must link a
+    # universal libyaml.a as above (not scripted): Homebrew's dylib would be needed on
+    # every app's machine.
     swift build -c release --product anna-generate --scratch-path "$scratch" --arch arm64 --arch x86_64 >&2
     binary=$scratch/apple/Products/Release/anna-generate
     triple=universal-apple-macosx
