@@ -181,6 +181,10 @@ let package = Package(
         // in an app's first build, so it depends on the pipeline only.
         .executableTarget(name: "anna-generate", dependencies: ["_AnnaGeneratorCore"]),
 
+        // Built from source here, for CI and every clone. The same plugin with this tool
+        // prebuilt is a second package, anna-plugins (`AnnaPrebuiltPlugin`, a
+        // `binaryTarget` named AnnaGenerateBinary whose artifact is `anna-generate`),
+        // which scripts/build-artifactbundle.sh writes and a release publishes.
         .plugin(
             name: "AnnaPlugin",
             capability: .buildTool(),

@@ -3,6 +3,7 @@
 # (issue 25), beside the same app on Segment's analytics-swift.
 #   scripts/measure-app-footprint.sh anna [REV]   # a bare clone of this repository at REV (HEAD)
 #   scripts/measure-app-footprint.sh anna-committed [REV]   # the same app with its generated code committed
+#   scripts/measure-app-footprint.sh anna-prebuilt [REV]    # the plugin's tool prebuilt (anna-plugins)
 #   SEGMENT_GIT=/path/to/bare/clones scripts/measure-app-footprint.sh segment
 # The app: one target using Anna with the build plugin and a one-event spec, and a
 # test target, depending on a bare clone by file:// URL as an app depends on a
@@ -11,6 +12,10 @@
 # anna-committed: no build plugin; the spec is excluded from the target and its Swift
 # generated beforehand by `swift package anna generate`, as a team that commits it
 # has it, so the timed build compiles no generator.
+# anna-prebuilt: the build plugin from the anna-plugins package that
+# scripts/build-artifactbundle.sh writes (PLUGINS, default .build-artifact/anna-plugins),
+# copied beside the app, whose tool is a prebuilt binary: the timed build compiles no
+# generator, and runs it.
 # For Segment, SEGMENT_GIT names a folder with bare clones analytics-swift.git,
 # Sovran-Swift.git and JSONSafeEncoding-Swift.git (not on this machine's package
 # list: the search tool's fetch brings them).
@@ -22,8 +27,13 @@ mkdir -p $d/app/Sources/App $d/app/Tests/AppTests
 if [ "$kind" != segment ]; then
   git clone -q --bare ${ANNA_REPO:-$repo} $d/anna.git
   git -C $d/anna.git branch -f measure $rev
+  plugins=
   if [ "$kind" = anna-committed ]; then
     usage='exclude: ["app.anna.yml"]'
+  elif [ "$kind" = anna-prebuilt ]; then
+    cp -r "${PLUGINS:-$repo/.build-artifact/anna-plugins}" $d/anna-plugins
+    plugins=", .package(path: \"$d/anna-plugins\")"
+    usage='plugins: [.plugin(name: "AnnaPrebuiltPlugin", package: "anna-plugins")]'
   else
     usage='plugins: [.plugin(name: "AnnaPlugin", package: "anna")]'
   fi
@@ -31,7 +41,7 @@ if [ "$kind" != segment ]; then
 // swift-tools-version: 6.1
 import PackageDescription
 let package = Package(name: "App", platforms: [.macOS(.v13)],
-  dependencies: [.package(url: "file://$d/anna.git", branch: "measure")],
+  dependencies: [.package(url: "file://$d/anna.git", branch: "measure")$plugins],
   targets: [
     .target(name: "App", dependencies: [.product(name: "Anna", package: "anna")],
             $usage),
