@@ -32,8 +32,8 @@ element: anna_element
 copyList: {list}.toList()
 mapList: {list}.map { anna_element -> {value} }
 parameterDoc: {identifier}
-sendEvent: anna_send(true, {name}, {consent}, anna_payload)
-sendScreen: anna_send(false, {name}, {consent}, anna_payload)
+sendEvent: anna_send(true, {name}, {consent}, anna_payload{version})
+sendScreen: anna_send(false, {name}, {consent}, anna_payload{version})
 sendTraits: if (anna_options.isConsented?.invoke("analytics") != false) anna_client.{call}({argument}, anna_payload)
 traitsOpen: fun {call}({identity}, {parameters}) {
 identify: userId: String?
@@ -99,20 +99,22 @@ textCheck: anna_text(anna_context, {path}, {element}, {minLength}, {maxLength}, 
         return out + "\n)\n"
     }
 
-    func beforeClient(_ helpers: ClientModel.Helpers) -> String {
+    func beforeClient(_ helpers: ClientModel.Helpers, plan: ClientModel.Plan?) -> String {
         ""
     }
 
-    func clientOpen(_ name: String, helpers: ClientModel.Helpers, hasGlobals: Bool) -> String {
+    func clientOpen(_ name: String, helpers: ClientModel.Helpers, hasGlobals: Bool, plan: ClientModel.Plan?) -> String {
         var out = "class \(name)(private val anna_client: AnnaClient, private val anna_options: AnnaOptions = AnnaOptions()) {\n"
-        out += Self.nestedTypes
+        out += plan == nil ? Self.nestedTypes : Self.versionedNestedTypes
         if helpers.contains(.context) { out += Self.contextType }
         return out + "    private val anna_globals = LinkedHashMap<String, Any?>()\n"
     }
 
-    func clientClose(helpers: ClientModel.Helpers, hasGlobals: Bool, converters: String) -> String {
+    func clientClose(helpers: ClientModel.Helpers, hasGlobals: Bool, plan: ClientModel.Plan?, converters: String) -> String {
         var out = converters
-        for (helper, text) in Self.helpers where helpers.contains(helper) { out += text }
+        for (helper, text) in Self.helpers where helpers.contains(helper) {
+            if helper == .send, let plan { out += versionedSend(plan) } else { out += text }
+        }
         return out + "}\n"
     }
 
