@@ -92,7 +92,7 @@ textCheck: anna_text(anna_context, {path}, {element}, {minLength}, {maxLength}, 
     func object(_ name: String, properties: [ClientModel.Property], types: ClientTypeNames) -> String {
         guard !properties.isEmpty else { return "class \(name)\n" }
         var out = "data class \(name)(\n"
-        out += properties.map { property in
+        out += Self.requiredFirst(properties).map { property in
             ClientText.docComment(ClientText.propertyDocLines(property, piiOption: "sendPII"), indent: "    ")
                 + "    val \(KotlinNaming.escaped(property.identifier)): \(type(property, types: types))\(property.isOptional ? " = null" : "")"
         }.joined(separator: ",\n")
@@ -130,9 +130,10 @@ textCheck: anna_text(anna_context, {path}, {element}, {minLength}, {maxLength}, 
         "\(indent)fun \(KotlinNaming.method(identifier))(\(parameters)) {\n"
     }
 
-    /// A parameter per property, the optional ones defaulting to `null`.
+    /// A parameter per property, the optional ones defaulting to `null`: required ones
+    /// first, then optional ones, each in file order, as Swift's factories take them.
     func parameters(_ properties: [ClientModel.Property], role: ClientParameterRole, types: ClientTypeNames) -> String {
-        properties.map { property in
+        Self.requiredFirst(properties).map { property in
             "\(access(property, role: role)): \(type(property, types: types))\(property.isOptional ? " = null" : "")"
         }.joined(separator: ", ")
     }
@@ -154,6 +155,12 @@ textCheck: anna_text(anna_context, {path}, {element}, {minLength}, {maxLength}, 
         "\n    @Suppress(\"UNUSED_PARAMETER\")\n"
             + "    private fun anna_object\(index)(anna_context: AnnaContext, anna_path: String, anna_value: \(type)): Map<String, Any?> {\n"
             + "        val anna_object = LinkedHashMap<String, Any?>()\n"
+    }
+
+    /// Required properties first, then optional ones, each in file order: the order of
+    /// Swift's factories and initializers, so a call passes its arguments in one order in both.
+    static func requiredFirst(_ properties: [ClientModel.Property]) -> [ClientModel.Property] {
+        properties.filter { !$0.isOptional } + properties.filter(\.isOptional)
     }
 
     // MARK: Types
