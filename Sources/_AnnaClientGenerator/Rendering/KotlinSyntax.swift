@@ -4,7 +4,7 @@ import _AnnaGeneratorCore
 /// values, data classes for object types, and a class with one typed function per
 /// event (optional properties default to `null` and are left out of the payload)
 /// that sends through the app's own `AnnaClient` (analytics-kotlin through a few
-/// lines the README shows).
+/// lines ClientsInOtherLanguages.md shows).
 ///
 /// Written for Kotlin 1.3 and later (no trailing commas, no `uppercase()`), so
 /// Debian's `kotlinc` compiles it.

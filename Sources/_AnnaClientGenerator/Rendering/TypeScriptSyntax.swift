@@ -4,7 +4,7 @@ import _AnnaGeneratorCore
 /// TypeScript as ``ClientWalk`` prints it: one module of string-literal unions for
 /// enums, interfaces for object types, and a class with one typed method per event
 /// that sends through the app's own `AnnaClient`-shaped object (Segment's
-/// analytics-next as it is; analytics-node through a few lines the README shows).
+/// analytics-next as it is; analytics-node through a few lines ClientsInOtherLanguages.md shows).
 ///
 /// The module needs only ES5's library (`Record`, `Date.toISOString`) and passes
 /// `tsc --strict`.
