@@ -10,7 +10,8 @@
   HttpURLConnection, compiled with kotlinc and run with java.
 
 It fails (exit 1) when an inspector reports any finding or refused request, or when the sides
-differ in a call's type, event or screen name, or properties (traits for identify): compared as
+differ in a call's type, event or screen name, properties (traits for identify), or the plan it
+names (`context.plan`: the spec's `version:`, the event's, and the branch each side sets): compared as
 JSON with keys sorted, a number by its value (Swift writes the double 5 as 5.0, JavaScript as 5),
 and TypeScript's `page` as the `screen` it stands for. Ids and timestamps are left aside.
 
@@ -142,6 +143,11 @@ def wire_line(call):
         "name": body.get("event", body.get("name")),
         "properties": normalized(body.get("traits" if kind == "identify" else "properties", {})),
     }
+    plan = body.get("context", {}).get("plan")
+    if plan is not None:
+        shown["plan"] = plan
+    elif kind in ("track", "page", "screen"):
+        shown["plan"] = "missing: the spec is versioned, every event and screen names its plan"
     return json.dumps(shown, sort_keys=True, separators=(",", ":"))
 
 
@@ -167,7 +173,7 @@ def main():
         if "JVM" in wanted:
             for naming, command in build_jvm(anna, work).items():
                 commands[naming]["JVM"] = command
-        problems, count, names = [], 0, set()
+        problems, count, names, planned = [], 0, set(), 0
         for naming in NAMINGS:
             lines = {}
             for name in wanted:
@@ -181,12 +187,13 @@ def main():
                     problems.append("%s and %s sent different calls with the names %s:\n%s"
                                     % (reference, name, naming, "\n".join(diff)))
             count += len(lines[reference])
+            planned += sum(1 for line in lines[reference] if isinstance(json.loads(line).get("plan"), dict))
             names |= {json.loads(line)["name"] or json.loads(line)["type"] for line in lines[reference]}
         if problems:
             print("\n".join(["one wire: FAILED"] + problems))
             return 1
-        print("one wire: %s sent the same %d calls, names as in the spec and in snake_case (%s), to anna inspect, "
-              "with no finding" % (", ".join(wanted), count, ", ".join(sorted(names))))
+        print("one wire: %s sent the same %d calls, names as in the spec and in snake_case (%s), %d of them naming "
+              "the same context.plan, to anna inspect, with no finding" % (", ".join(wanted), count, ", ".join(sorted(names)), planned))
         return 0
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -140,6 +140,23 @@ final class TitledScreen: HeadlessScreen {
 
     /// DurableDelivery.md, Swift block 1.
     @Test func durableDelivery1() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "anna-pii-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ownCollector = try DurableProvider(
+            endpoint: URL(string: "https://collector.example.com/v1/batch")!,
+            writeKey: "YOUR_WRITE_KEY",
+            storage: .directory(folder),
+            options: ProviderOptions(
+                mapper: SnakeCaseEventMapper(),         // names as the warehouse wants them
+                receivesPII: true,                      // the app's own collector may receive PII
+                receivedKinds: [.track]))               // replaced by the collector's: every kind
+        #expect(ownCollector.options.receivesPII)
+        #expect(ownCollector.options.receivedKinds == Set(AnalyticsEnvelope.Kind.allCases))
+        await ownCollector.shutdown()
+    }
+
+    /// DurableDelivery.md, Swift block 2.
+    @Test func durableDelivery2() async throws {
         let folder = FileManager.default.temporaryDirectory.appending(path: "anna-http-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let http = try DurableProvider(

@@ -29,7 +29,7 @@ struct KotlinClientTests {
         let shop = Fixtures.packageRoot.appending(path: "Examples/Shop/Sources/ShopAnalytics/shop.anna.yml")
         files.append(try ClientCompilers.generate(shop, .kotlin, into: directory, name: "shop.anna.kt", options: ClientOptions(kotlinPackage: "com.example.shop")))
         let readme = try ClientCompilers.readmeBlocks("kotlin", fileExtension: "kt", into: directory)
-        #expect(!readme.isEmpty, "the README has no <!-- client: kotlin --> block")
+        #expect(!readme.isEmpty, "README.md and ClientsInOtherLanguages.md have no <!-- client: kotlin --> block")
         files += readme
         let corpus = ClientCompilers.corpus("kt")
         #expect(corpus.count >= 5)

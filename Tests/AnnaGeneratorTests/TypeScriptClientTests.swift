@@ -26,7 +26,7 @@ struct TypeScriptClientTests {
         let shop = Fixtures.packageRoot.appending(path: "Examples/Shop/Sources/ShopAnalytics/shop.anna.yml")
         files.append(try ClientCompilers.generate(shop, .typescript, into: directory, name: "shop.anna.ts"))
         let readme = try ClientCompilers.readmeBlocks("typescript", fileExtension: "ts", into: directory)
-        #expect(!readme.isEmpty, "the README has no <!-- client: typescript --> block")
+        #expect(!readme.isEmpty, "README.md and ClientsInOtherLanguages.md have no <!-- client: typescript --> block")
         files += readme
         let corpus = ClientCompilers.corpus("ts")
         #expect(corpus.count >= 5)

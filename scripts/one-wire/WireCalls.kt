@@ -44,24 +44,26 @@ class SegmentHTTPClient(private val endpoint: String, private val writeKey: Stri
     private val queue = ArrayList<Map<String, Any?>>()
     private var userId: String? = null
 
-    override fun track(name: String, properties: Map<String, Any?>) =
-        enqueue(mapOf("type" to "track", "event" to name, "properties" to properties))
+    // The plan is versioned: the call's context (the plan) is merged into its context, as an
+    // analytics-kotlin enrichment closure does.
+    override fun track(name: String, properties: Map<String, Any?>, context: Map<String, Any?>) =
+        enqueue(mapOf("type" to "track", "event" to name, "properties" to properties), context)
     override fun identify(userId: String?, traits: Map<String, Any?>) {
         if (userId != null) this.userId = userId
-        enqueue(mapOf("type" to "identify", "traits" to traits))
+        enqueue(mapOf("type" to "identify", "traits" to traits), emptyMap())
     }
-    override fun screen(name: String, properties: Map<String, Any?>) =
-        enqueue(mapOf("type" to "screen", "name" to name, "properties" to properties))
+    override fun screen(name: String, properties: Map<String, Any?>, context: Map<String, Any?>) =
+        enqueue(mapOf("type" to "screen", "name" to name, "properties" to properties), context)
     override fun group(groupId: String, traits: Map<String, Any?>) =
-        enqueue(mapOf("type" to "group", "groupId" to groupId, "traits" to traits))
+        enqueue(mapOf("type" to "group", "groupId" to groupId, "traits" to traits), emptyMap())
 
-    private fun enqueue(fields: Map<String, Any?>) {
+    private fun enqueue(fields: Map<String, Any?>, context: Map<String, Any?>) {
         val call = LinkedHashMap(fields)
         call["messageId"] = "jvm-" + (queue.size + 1)
         call["timestamp"] = Instant.now().toString()
         call["anonymousId"] = anonymousId
         userId?.let { call["userId"] = it }
-        call["context"] = mapOf("library" to mapOf("name" to "one-wire-jvm", "version" to "1"))
+        call["context"] = mapOf("library" to mapOf("name" to "one-wire-jvm", "version" to "1")) + context
         queue.add(call)
     }
 
@@ -90,7 +92,7 @@ fun main(args: Array<String>) {
         exitProcess(64)
     }
     val client = SegmentHTTPClient(args[0], "shop-write-key", "jvm-wire")
-    val shop = ShopAnalytics(client)
+    val shop = ShopAnalytics(client, ShopAnalytics.AnnaOptions(planBranch = "main"))
     shop.orderPlaced(
         orderID = "o-1", total = 19.5, method = PaymentMethod.applePay, itemCount = 3,
         placedAt = Instant.parse("2026-01-01T00:00:00.123Z"),

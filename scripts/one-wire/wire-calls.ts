@@ -2,7 +2,7 @@
 // made through the TypeScript that `anna generate --language typescript` writes for shop.anna.yml,
 // and posted by a minimal client of Segment's HTTP Tracking API of its own, with Node's fetch.
 // scripts/check-one-wire.py compiles it with `tsc --strict` and compares what reaches `anna inspect`.
-import { AnnaClient, ShopAnalytics } from "./shop.anna";
+import { AnnaCallOptions, AnnaClient, ShopAnalytics } from "./shop.anna";
 
 declare const process: { argv: string[]; exitCode: number | undefined };
 declare const console: { log(line: string): void; error(line: string): void };
@@ -18,27 +18,30 @@ class SegmentHTTPClient implements AnnaClient {
 
   constructor(private readonly endpoint: string, private readonly writeKey: string, private readonly anonymousId: string) {}
 
-  track(event: string, properties: { [key: string]: unknown }): void {
-    this.enqueue({ type: "track", event: event, properties: properties });
+  // The plan is versioned: `options.context` (the plan) is merged into the call's context, as analytics-next does.
+  track(event: string, properties: { [key: string]: unknown }, options?: AnnaCallOptions): void {
+    this.enqueue({ type: "track", event: event, properties: properties }, options);
   }
   identify(userId: string | undefined, traits: { [key: string]: unknown }): void {
     if (userId !== undefined) this.userId = userId;
-    this.enqueue({ type: "identify", traits: traits });
+    this.enqueue({ type: "identify", traits: traits }, undefined);
   }
-  page(name: string, properties: { [key: string]: unknown }): void {
-    this.enqueue({ type: "page", name: name, properties: properties });
+  page(name: string, properties: { [key: string]: unknown }, options?: AnnaCallOptions): void {
+    this.enqueue({ type: "page", name: name, properties: properties }, options);
   }
   group(groupId: string, traits: { [key: string]: unknown }): void {
-    this.enqueue({ type: "group", groupId: groupId, traits: traits });
+    this.enqueue({ type: "group", groupId: groupId, traits: traits }, undefined);
   }
 
-  private enqueue(call: { [key: string]: unknown }): void {
+  private enqueue(call: { [key: string]: unknown }, options: AnnaCallOptions | undefined): void {
     this.sequence += 1;
     call["messageId"] = "node-" + this.sequence;
     call["timestamp"] = new Date().toISOString();
     call["anonymousId"] = this.anonymousId;
     if (this.userId !== undefined) call["userId"] = this.userId;
-    call["context"] = { library: { name: "one-wire-node", version: "1" } };
+    const context: { [key: string]: unknown } = { library: { name: "one-wire-node", version: "1" } };
+    if (options !== undefined) for (const key in options.context) context[key] = (options.context as { [key: string]: unknown })[key];
+    call["context"] = context;
     this.queue.push(call);
   }
 
@@ -58,7 +61,7 @@ async function main(): Promise<void> {
   const endpoint = process.argv[2];
   if (endpoint === undefined) throw new Error("usage: node wire-calls.js http://127.0.0.1:PORT/v1/batch");
   const client = new SegmentHTTPClient(endpoint, "shop-write-key", "node-wire");
-  const shop = new ShopAnalytics(client);
+  const shop = new ShopAnalytics(client, { planBranch: "main" });
   shop.orderPlaced({
     orderID: "o-1", total: 19.5, method: "apple pay", itemCount: 3, placedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, 123)),
     items: [

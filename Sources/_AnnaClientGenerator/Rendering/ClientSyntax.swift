@@ -33,12 +33,13 @@ protocol ClientSyntax: Sendable {
     func enumeration(_ name: String, cases: [ClientModel.EnumerationCase]) -> String
     /// An object type's declaration.
     func object(_ name: String, properties: [ClientModel.Property], types: ClientTypeNames) -> String
-    /// What stands between the declared types and the client's doc comment.
-    func beforeClient(_ helpers: ClientModel.Helpers) -> String
+    /// What stands between the declared types and the client's doc comment; a versioned
+    /// `plan` adds the `context.plan` every event and screen carries.
+    func beforeClient(_ helpers: ClientModel.Helpers, plan: ClientModel.Plan?) -> String
     /// The client's first line and its own members, up to its first call.
-    func clientOpen(_ name: String, helpers: ClientModel.Helpers, hasGlobals: Bool) -> String
+    func clientOpen(_ name: String, helpers: ClientModel.Helpers, hasGlobals: Bool, plan: ClientModel.Plan?) -> String
     /// The client's last members, its end and what follows it, with the object converters.
-    func clientClose(helpers: ClientModel.Helpers, hasGlobals: Bool, converters: String) -> String
+    func clientClose(helpers: ClientModel.Helpers, hasGlobals: Bool, plan: ClientModel.Plan?, converters: String) -> String
 
     /// A call's doc comment, and its deprecation as the language marks one.
     func callDoc(_ lines: [String], deprecation: String?, indent: String) -> String

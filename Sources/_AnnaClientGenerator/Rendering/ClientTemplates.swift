@@ -29,7 +29,8 @@ struct ClientTemplates: Sendable {
         case mapList
         /// A doc comment's name for the parameter `{identifier}`.
         case parameterDoc
-        /// Sending an event, a screen, `identify` or `group`: `{name}`, `{consent}`, `{call}`, `{argument}`.
+        /// Sending an event, a screen, `identify` or `group`: `{name}`, `{consent}`, `{call}`, `{argument}`;
+        /// `{version}` is `, "1.0.0"`, the event's version as a further argument, in a versioned plan, else nothing.
         case sendEvent, sendScreen, sendTraits
         /// The identity parameters of `identify` and `group`.
         case identify, group

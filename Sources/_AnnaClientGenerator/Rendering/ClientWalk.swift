@@ -31,16 +31,16 @@ struct ClientWalk<Syntax: ClientSyntax>: Sendable {
             out += syntax.object(types.objects[index], properties: object.properties, types: types)
         }
         let helpers = model.helpers
-        out += syntax.beforeClient(helpers)
+        out += syntax.beforeClient(helpers, plan: model.plan)
         out += "\n/**\n * The tracking plan of \(header), typed: one \(Syntax.functionWord) per event.\n"
         out += " * Sends through the app's own client; checks constraints only when `onViolation` is set.\n */\n"
-        out += syntax.clientOpen(types.client, helpers: helpers, hasGlobals: !model.globals.isEmpty)
+        out += syntax.clientOpen(types.client, helpers: helpers, hasGlobals: !model.globals.isEmpty, plan: model.plan)
         for event in model.events {
-            out += "\n" + call(event, kind: .event, types: types)
+            out += "\n" + call(event, kind: .event, types: types, isVersioned: model.plan != nil)
         }
         if !model.screens.isEmpty {
             out += table[.screensOpen]
-            for screen in model.screens { out += call(screen, kind: .screen, types: types) }
+            for screen in model.screens { out += call(screen, kind: .screen, types: types, isVersioned: model.plan != nil) }
             out += table[.screensClose]
         }
         out += traits(.identify, model.traits, types: types)
@@ -50,7 +50,7 @@ struct ClientWalk<Syntax: ClientSyntax>: Sendable {
         for (index, object) in model.objects.enumerated() where helpers.objects.contains(index) {
             converters += converter(index, object, types: types)
         }
-        out += syntax.clientClose(helpers: helpers, hasGlobals: !model.globals.isEmpty, converters: converters)
+        out += syntax.clientClose(helpers: helpers, hasGlobals: !model.globals.isEmpty, plan: model.plan, converters: converters)
         return out
     }
 
@@ -60,8 +60,9 @@ struct ClientWalk<Syntax: ClientSyntax>: Sendable {
     }
 
     /// An event or a screen: its doc comment with a `@param` per documented property,
-    /// its signature, and a body that fills the payload and sends it.
-    private func call(_ call: ClientModel.Call, kind: ClientCallKind, types: ClientTypeNames) -> String {
+    /// its signature, and a body that fills the payload and sends it, with the event's
+    /// version when the plan has one.
+    private func call(_ call: ClientModel.Call, kind: ClientCallKind, types: ClientTypeNames, isVersioned: Bool) -> String {
         let unit = Syntax.indentUnit
         let indent = kind == .event ? unit : unit + unit
         var lines = ClientText.callDocLines(call, kind: kind.word)
@@ -75,7 +76,8 @@ struct ClientWalk<Syntax: ClientSyntax>: Sendable {
         out += syntax.callOpen(kind, identifier: call.identifier, parameters: parameters, indent: indent)
         out += body(call.properties, role: .call, call: call.wireName, indent: indent + unit)
         let send: [ClientTemplates.Key] = kind == .event ? [.sendEvent, .eventClose] : [.sendScreen, .screenClose]
-        out += indent + unit + table[send[0], ["name": syntax.string(call.wireName), "consent": syntax.string(call.consent)]] + "\n"
+        let version = isVersioned ? ", " + syntax.string(call.version) : ""
+        out += indent + unit + table[send[0], ["name": syntax.string(call.wireName), "consent": syntax.string(call.consent), "version": version]] + "\n"
         return out + indent + table[send[1]]
     }
 

@@ -42,11 +42,81 @@ extension KotlinSyntax {
 
 """#
 
+    /// ``nestedTypes`` for a versioned plan: `track` and `screen` take the call's context,
+    /// `{"plan": {...}}`, for the app's client to merge into the event's `context`, and
+    /// the options take the app's `planBranch`.
+    static let versionedNestedTypes: String = {
+        let client = """
+                fun track(name: String, properties: Map<String, Any?>)
+                fun identify(userId: String?, traits: Map<String, Any?>)
+                fun screen(name: String, properties: Map<String, Any?>)
+        """
+        let versionedClient = """
+                fun track(name: String, properties: Map<String, Any?>, context: Map<String, Any?>)
+                fun identify(userId: String?, traits: Map<String, Any?>)
+                fun screen(name: String, properties: Map<String, Any?>, context: Map<String, Any?>)
+        """
+        let doc = "     * the maps into `JsonObject`s (see the README).\n"
+        let versionedDoc = """
+             * the maps into `JsonObject`s (see the README). The plan is versioned: `track` and
+             * `screen` take the call's context, `{"plan": {"name", "version", "eventVersion",
+             * "branch"}}`, for the client to merge into the event's `context` (analytics-kotlin:
+             * `track(name, properties) { it?.context = merged }`), so the event carries Segment's
+             * `context.plan`, as Anna's Swift providers send it.
+
+        """
+        let options = """
+             * @property isConsented Whether the user granted a consent category; everything is sent when not set.
+             */
+            class AnnaOptions(
+                val onViolation: ((AnnaViolation) -> Unit)? = null,
+                val sendPII: Boolean = false,
+                val isConsented: ((String) -> Boolean)? = null
+            )
+        """
+        let versionedOptions = """
+             * @property isConsented Whether the user granted a consent category; everything is sent when not set.
+             * @property planBranch The app's branch of the plan (`main`, a feature branch), sent as
+             *   `context.plan.branch`; left out when not set.
+             */
+            class AnnaOptions(
+                val onViolation: ((AnnaViolation) -> Unit)? = null,
+                val sendPII: Boolean = false,
+                val isConsented: ((String) -> Boolean)? = null,
+                val planBranch: String? = null
+            )
+        """
+        precondition(nestedTypes.contains(client) && nestedTypes.contains(doc) && nestedTypes.contains(options))
+        return nestedTypes.replacing(client, with: versionedClient).replacing(doc, with: versionedDoc)
+            .replacing(options, with: versionedOptions)
+    }()
+
     /// The checking context, when some call checks or leaves out a value.
     static let contextType = """
     private class AnnaContext(val call: String, val report: ((AnnaViolation) -> Unit)?, val sendPII: Boolean)
 
 """
+
+    /// The send of an event or a screen of a versioned plan: with the globals set, and
+    /// the call's context, whose `plan` names the plan and the event's version.
+    func versionedSend(_ plan: ClientModel.Plan) -> String {
+        """
+
+            private fun anna_send(isTrack: Boolean, name: String, consent: String, properties: Map<String, Any?>, eventVersion: String) {
+                if (anna_options.isConsented?.invoke(consent) == false) return
+                val anna_payload = LinkedHashMap<String, Any?>(anna_globals)
+                anna_payload.putAll(properties)
+                val anna_plan = LinkedHashMap<String, Any?>()
+                anna_plan.put("name", \(string(plan.name)))
+                anna_plan.put("version", \(string(plan.version)))
+                anna_plan.put("eventVersion", eventVersion)
+                if (anna_options.planBranch != null) anna_plan.put("branch", anna_options.planBranch)
+                val anna_callContext = mapOf<String, Any?>("plan" to anna_plan)
+                if (isTrack) anna_client.track(name, anna_payload, anna_callContext) else anna_client.screen(name, anna_payload, anna_callContext)
+            }
+
+        """
+    }
 
     /// The class's private helpers, each written only when some call uses it, in
     /// this order; the class's `}` follows them.

@@ -4,7 +4,7 @@ import _AnnaGeneratorCore
 /// values, data classes for object types, and a class with one typed function per
 /// event (optional properties default to `null` and are left out of the payload)
 /// that sends through the app's own `AnnaClient` (analytics-kotlin through a few
-/// lines the README shows).
+/// lines ClientsInOtherLanguages.md shows).
 ///
 /// Written for Kotlin 1.3 and later (no trailing commas, no `uppercase()`), so
 /// Debian's `kotlinc` compiles it.
@@ -32,8 +32,8 @@ element: anna_element
 copyList: {list}.toList()
 mapList: {list}.map { anna_element -> {value} }
 parameterDoc: {identifier}
-sendEvent: anna_send(true, {name}, {consent}, anna_payload)
-sendScreen: anna_send(false, {name}, {consent}, anna_payload)
+sendEvent: anna_send(true, {name}, {consent}, anna_payload{version})
+sendScreen: anna_send(false, {name}, {consent}, anna_payload{version})
 sendTraits: if (anna_options.isConsented?.invoke("analytics") != false) anna_client.{call}({argument}, anna_payload)
 traitsOpen: fun {call}({identity}, {parameters}) {
 identify: userId: String?
@@ -92,27 +92,29 @@ textCheck: anna_text(anna_context, {path}, {element}, {minLength}, {maxLength}, 
     func object(_ name: String, properties: [ClientModel.Property], types: ClientTypeNames) -> String {
         guard !properties.isEmpty else { return "class \(name)\n" }
         var out = "data class \(name)(\n"
-        out += properties.map { property in
+        out += Self.requiredFirst(properties).map { property in
             ClientText.docComment(ClientText.propertyDocLines(property, piiOption: "sendPII"), indent: "    ")
                 + "    val \(KotlinNaming.escaped(property.identifier)): \(type(property, types: types))\(property.isOptional ? " = null" : "")"
         }.joined(separator: ",\n")
         return out + "\n)\n"
     }
 
-    func beforeClient(_ helpers: ClientModel.Helpers) -> String {
+    func beforeClient(_ helpers: ClientModel.Helpers, plan: ClientModel.Plan?) -> String {
         ""
     }
 
-    func clientOpen(_ name: String, helpers: ClientModel.Helpers, hasGlobals: Bool) -> String {
+    func clientOpen(_ name: String, helpers: ClientModel.Helpers, hasGlobals: Bool, plan: ClientModel.Plan?) -> String {
         var out = "class \(name)(private val anna_client: AnnaClient, private val anna_options: AnnaOptions = AnnaOptions()) {\n"
-        out += Self.nestedTypes
+        out += plan == nil ? Self.nestedTypes : Self.versionedNestedTypes
         if helpers.contains(.context) { out += Self.contextType }
         return out + "    private val anna_globals = LinkedHashMap<String, Any?>()\n"
     }
 
-    func clientClose(helpers: ClientModel.Helpers, hasGlobals: Bool, converters: String) -> String {
+    func clientClose(helpers: ClientModel.Helpers, hasGlobals: Bool, plan: ClientModel.Plan?, converters: String) -> String {
         var out = converters
-        for (helper, text) in Self.helpers where helpers.contains(helper) { out += text }
+        for (helper, text) in Self.helpers where helpers.contains(helper) {
+            if helper == .send, let plan { out += versionedSend(plan) } else { out += text }
+        }
         return out + "}\n"
     }
 
@@ -128,9 +130,10 @@ textCheck: anna_text(anna_context, {path}, {element}, {minLength}, {maxLength}, 
         "\(indent)fun \(KotlinNaming.method(identifier))(\(parameters)) {\n"
     }
 
-    /// A parameter per property, the optional ones defaulting to `null`.
+    /// A parameter per property, the optional ones defaulting to `null`: required ones
+    /// first, then optional ones, each in file order, as Swift's factories take them.
     func parameters(_ properties: [ClientModel.Property], role: ClientParameterRole, types: ClientTypeNames) -> String {
-        properties.map { property in
+        Self.requiredFirst(properties).map { property in
             "\(access(property, role: role)): \(type(property, types: types))\(property.isOptional ? " = null" : "")"
         }.joined(separator: ", ")
     }
@@ -152,6 +155,12 @@ textCheck: anna_text(anna_context, {path}, {element}, {minLength}, {maxLength}, 
         "\n    @Suppress(\"UNUSED_PARAMETER\")\n"
             + "    private fun anna_object\(index)(anna_context: AnnaContext, anna_path: String, anna_value: \(type)): Map<String, Any?> {\n"
             + "        val anna_object = LinkedHashMap<String, Any?>()\n"
+    }
+
+    /// Required properties first, then optional ones, each in file order: the order of
+    /// Swift's factories and initializers, so a call passes its arguments in one order in both.
+    static func requiredFirst(_ properties: [ClientModel.Property]) -> [ClientModel.Property] {
+        properties.filter { !$0.isOptional } + properties.filter(\.isOptional)
     }
 
     // MARK: Types

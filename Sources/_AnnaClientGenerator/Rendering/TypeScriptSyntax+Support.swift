@@ -120,6 +120,81 @@ function annaLeftOut(context: AnnaContext, property: string): void {
 }
 
 extension TypeScriptSyntax {
+    /// ``support`` for a versioned plan: `track` and `page` take a third argument,
+    /// analytics-next's options, whose `context.plan` names the plan and the event's
+    /// version, and the options take the app's `planBranch`.
+    static let versionedSupport: String = {
+        let client = """
+          track(event: string, properties: { [key: string]: unknown }): void;
+          identify(userId: string | undefined, traits: { [key: string]: unknown }): void;
+          page(name: string, properties: { [key: string]: unknown }): void;
+        """
+        let versionedClient = """
+          track(event: string, properties: { [key: string]: unknown }, options?: AnnaCallOptions): void;
+          identify(userId: string | undefined, traits: { [key: string]: unknown }): void;
+          page(name: string, properties: { [key: string]: unknown }, options?: AnnaCallOptions): void;
+        """
+        let doc = " * analytics-node, wrap it: `{ track: (event, properties) => node.track({ userId, event, properties }), ... }`.\n"
+        let versionedDoc = """
+         * analytics-node, wrap it: `{ track: (event, properties, options) => node.track({ userId, event, properties,
+         * context: options?.context }), ... }`. The plan is versioned: every `track` and `page` passes
+         * `{ context: { plan } }` (`AnnaCallOptions`), which analytics-next merges into the event's
+         * `context`, so the event carries Segment's `context.plan`, as Anna's Swift providers send it.
+
+        """
+        let options = "  readonly isConsented?: (category: string) => boolean;\n}\n"
+        let versionedOptions = """
+          readonly isConsented?: (category: string) => boolean;
+          /** The app's branch of the plan (`main`, a feature branch), sent as `context.plan.branch`; left out when not set. */
+          readonly planBranch?: string;
+        }
+
+        /**
+         * The plan an event or a screen was generated from, sent as Segment's `context.plan`:
+         * `{ name, version, eventVersion, branch }`, the same object Anna's Swift providers send.
+         */
+        export interface AnnaPlan {
+          /** The spec's `namespace:`, else its file name without `.anna.yml`. */
+          readonly name: string;
+          /** The plan's `version:`. */
+          readonly version: string;
+          /** The event's or screen's own `version:`, `1.0.0` when it declares none. */
+          readonly eventVersion: string;
+          /** `planBranch` from the options, when set. */
+          readonly branch?: string;
+        }
+
+        /** The third argument of `track` and `page`: analytics-next's options, with the plan in the context. */
+        export interface AnnaCallOptions {
+          readonly context: { readonly plan: AnnaPlan };
+        }
+
+        """
+        precondition(support.contains(client) && support.contains(doc) && support.contains(options))
+        return support.replacing(client, with: versionedClient).replacing(doc, with: versionedDoc)
+            .replacing(options, with: versionedOptions)
+    }()
+
+    /// ``sendMethod(globals:)`` for a versioned plan: every call passes the plan's
+    /// `context.plan`, with the event's version, the last argument of `annaSend`.
+    static func versionedSendMethod(globals: Bool, plan: ClientModel.Plan, string: (String) -> String) -> String {
+        """
+
+          private annaSend(kind: "track" | "page", name: string, consent: string, properties: { [key: string]: unknown }, eventVersion: string): void {
+            if (this.options.isConsented !== undefined && !this.options.isConsented(consent)) return;
+            const payload: { [key: string]: unknown } = {};
+        \(globals ? "    for (const key in this.annaGlobals) payload[key] = this.annaGlobals[key];\n" : "")\
+            for (const key in properties) payload[key] = properties[key];
+            const plan: AnnaPlan = this.options.planBranch === undefined
+              ? { name: \(string(plan.name)), version: \(string(plan.version)), eventVersion: eventVersion }
+              : { name: \(string(plan.name)), version: \(string(plan.version)), eventVersion: eventVersion, branch: this.options.planBranch };
+            if (kind === "track") this.client.track(name, payload, { context: { plan: plan } });
+            else this.client.page(name, payload, { context: { plan: plan } });
+          }
+
+        """
+    }
+
     /// The class's method sending an event or a screen, with the globals when the plan has some.
     static func sendMethod(globals: Bool) -> String {
         """

@@ -4,7 +4,7 @@ import _AnnaGeneratorCore
 /// TypeScript as ``ClientWalk`` prints it: one module of string-literal unions for
 /// enums, interfaces for object types, and a class with one typed method per event
 /// that sends through the app's own `AnnaClient`-shaped object (Segment's
-/// analytics-next as it is; analytics-node through a few lines the README shows).
+/// analytics-next as it is; analytics-node through a few lines ClientsInOtherLanguages.md shows).
 ///
 /// The module needs only ES5's library (`Record`, `Date.toISOString`) and passes
 /// `tsc --strict`.
@@ -28,8 +28,8 @@ element: element
 copyList: {list}.slice()
 mapList: {list}.map((element) => {value})
 parameterDoc: properties.{identifier}
-sendEvent: this.annaSend("track", {name}, {consent}, payload);
-sendScreen: this.annaSend("page", {name}, {consent}, payload);
+sendEvent: this.annaSend("track", {name}, {consent}, payload{version});
+sendScreen: this.annaSend("page", {name}, {consent}, payload{version});
 sendTraits: if (this.options.isConsented === undefined || this.options.isConsented("analytics")) this.client.{call}({argument}, payload);
 traitsOpen: {call}({identity}, {parameters}): void {
 identify: userId: string | undefined
@@ -90,8 +90,8 @@ textCheck: annaText(context, {path}, {element}, {minLength}, {maxLength}, {patte
         return out + "}\n"
     }
 
-    func beforeClient(_ helpers: ClientModel.Helpers) -> String {
-        var out = Self.support
+    func beforeClient(_ helpers: ClientModel.Helpers, plan: ClientModel.Plan?) -> String {
+        var out = plan == nil ? Self.support : Self.versionedSupport
         if helpers.contains(.context) { out += Self.contextSupport }
         if helpers.contains(.report) { out += Self.reportSupport }
         if helpers.contains(.numberCheck) { out += Self.numberSupport }
@@ -100,16 +100,18 @@ textCheck: annaText(context, {path}, {element}, {minLength}, {maxLength}, {patte
         return out
     }
 
-    func clientOpen(_ name: String, helpers: ClientModel.Helpers, hasGlobals: Bool) -> String {
+    func clientOpen(_ name: String, helpers: ClientModel.Helpers, hasGlobals: Bool, plan: ClientModel.Plan?) -> String {
         var out = "export class \(name) {\n"
         if hasGlobals { out += "  private readonly annaGlobals: { [key: string]: unknown } = {};\n\n" }
         out += "  /**\n   * @param client The app's analytics client.\n   * @param options Checks in development, PII and consent.\n   */\n"
         return out + "  constructor(readonly client: AnnaClient, readonly options: AnnaOptions = {}) {}\n"
     }
 
-    func clientClose(helpers: ClientModel.Helpers, hasGlobals: Bool, converters: String) -> String {
+    func clientClose(helpers: ClientModel.Helpers, hasGlobals: Bool, plan: ClientModel.Plan?, converters: String) -> String {
         var out = helpers.contains(.context) ? Self.contextMethod : ""
-        if helpers.contains(.send) { out += Self.sendMethod(globals: hasGlobals) }
+        if helpers.contains(.send) {
+            out += plan.map { Self.versionedSendMethod(globals: hasGlobals, plan: $0, string: string) } ?? Self.sendMethod(globals: hasGlobals)
+        }
         return out + "}\n" + converters
     }
 

@@ -30,6 +30,18 @@ package struct ClientModel: Sendable, Hashable {
     package var groupTraits: [Property]
     /// `globals:`: sent with every event and screen once set.
     package var globals: [Property]
+    /// `version:` at the top of the spec: the plan every event and screen names in
+    /// Segment's `context.plan`, as the Swift factories do; `nil` for an unversioned plan,
+    /// whose client is written as before versions existed.
+    package var plan: Plan? = nil
+
+    /// A versioned plan's name and version.
+    package struct Plan: Sendable, Hashable {
+        /// `namespace:`, else the spec's file name without `.anna.yml` (``TrackingSpec/planName``).
+        package var name: String
+        /// The plan's version, `2.3.0`.
+        package var version: String
+    }
 
     /// A closed set of strings.
     package struct Enumeration: Sendable, Hashable {
@@ -68,6 +80,8 @@ package struct ClientModel: Sendable, Hashable {
         package var deprecation: String?
         /// In file order.
         package var properties: [Property]
+        /// The event's own `version:`, `1.0.0` when it declares none.
+        package var version: String = "1.0.0"
         /// Where the spec names it.
         package var location: SourceLocation
     }

@@ -42,7 +42,7 @@ package struct ClientTranslator: Sendable {
             ClientModel.Call(
                 identifier: Self.identifier(event.swiftName), wireName: naming(event.name),
                 description: event.description, consent: event.consent, deprecation: event.deprecationMessage,
-                properties: event.parameters.map { property($0) }, location: event.location)
+                properties: event.parameters.map { property($0) }, version: event.version.description, location: event.location)
         }
         return ClientModel(
             specFileName: String(spec.file.split(separator: "/").last ?? Substring(spec.file)),
@@ -61,7 +61,8 @@ package struct ClientTranslator: Sendable {
             screens: spec.screens.map(call),
             traits: spec.traits.map { property($0, optional: true) },
             groupTraits: spec.groupTraits.map { property($0, optional: true) },
-            globals: spec.globals.map { property($0, optional: true) })
+            globals: spec.globals.map { property($0, optional: true) },
+            plan: spec.version.map { ClientModel.Plan(name: spec.planName, version: $0.description) })
     }
 
     /// A Swift identifier as the other languages start from it: without backticks,

@@ -103,12 +103,19 @@ enum ClientCompilers {
 }
 
 extension ClientCompilers {
-    /// The README's blocks marked `<!-- client: LANGUAGE -->`, each written into
-    /// `directory` as `readme-N.EXTENSION`, to compile with the generated client of
-    /// the Shop example's spec.
+    /// The documents whose blocks marked `<!-- client: LANGUAGE -->` are compiled: the
+    /// README and the DocC article on the TypeScript and Kotlin clients.
+    static let documentsWithClientBlocks = ["README.md", "Sources/Anna/Anna.docc/ClientsInOtherLanguages.md"]
+
+    /// The blocks of ``documentsWithClientBlocks`` marked `<!-- client: LANGUAGE -->`,
+    /// each written into `directory` as `readme-N.EXTENSION`, to compile with the
+    /// generated client of the Shop example's spec.
     static func readmeBlocks(_ language: String, fileExtension: String, into directory: URL) throws -> [URL] {
-        let text = try String(contentsOf: Fixtures.packageRoot.appending(path: "README.md"), encoding: .utf8)
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines: [String] = []
+        for document in documentsWithClientBlocks {
+            let text = try String(contentsOf: Fixtures.packageRoot.appending(path: document), encoding: .utf8)
+            lines += text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        }
         var files: [URL] = []
         var index = 0
         while index < lines.count {

@@ -24,8 +24,12 @@ func sendWireCalls(to endpoint: URL, snakeCase: Bool) async -> Int32 {
         print("\(error)")
         return 64
     }
+    // The plan's branch, sent in every event's context.plan, as the Node and JVM sides set it.
+    var context = AnalyticsContext.current()
+    context.planBranch = "main"
     // A fresh folder: no identity or persisted global from an earlier run.
-    let analytics = AnalyticsService(providers: [http], configuration: .init(anonymousID: "swift-wire", storageDirectory: folder))
+    let analytics = AnalyticsService(
+        providers: [http], configuration: .init(context: context, anonymousID: "swift-wire", storageDirectory: folder))
     analytics.grant(.marketing)  // promoBannerTapped's consent category
     analytics.report(.orderPlaced(
         orderID: "o-1", total: 19.5, method: .applePay, itemCount: 3,

@@ -9,15 +9,16 @@ import com.example.shop.AnalyticsGlobalTheme
 
 class Recorder : ShopAnalytics.AnnaClient {
     val sent = ArrayList<Pair<String, Map<String, Any?>>>()
-    override fun track(name: String, properties: Map<String, Any?>) { sent.add(Pair(name, properties)) }
+    // The Shop plan is versioned: track and screen take the call's context, {"plan": {...}}.
+    override fun track(name: String, properties: Map<String, Any?>, context: Map<String, Any?>) { sent.add(Pair(name, properties)) }
     override fun identify(userId: String?, traits: Map<String, Any?>) { sent.add(Pair("identify", traits)) }
-    override fun screen(name: String, properties: Map<String, Any?>) { sent.add(Pair(name, properties)) }
+    override fun screen(name: String, properties: Map<String, Any?>, context: Map<String, Any?>) { sent.add(Pair(name, properties)) }
     override fun group(groupId: String, traits: Map<String, Any?>) { sent.add(Pair("group", traits)) }
 }
 
 fun use() {
     val violations = ArrayList<ShopAnalytics.AnnaViolation>()
-    val analytics = ShopAnalytics(Recorder(), ShopAnalytics.AnnaOptions(onViolation = { violations.add(it) }))
+    val analytics = ShopAnalytics(Recorder(), ShopAnalytics.AnnaOptions(onViolation = { violations.add(it) }, planBranch = "main"))
     val item = OrderItem(itemID = "sku-1", itemName = "Dune", itemCategory = ProductCategory.books, price = 9.5, quantity = 2)
     analytics.appOpened()
     analytics.searchPerformed(query = "dune", resultCount = 3)

@@ -17,21 +17,24 @@ fun canonical(value: Any?): String = when (value) {
     else -> value.toString()
 }
 
-fun print(kind: String, name: String, properties: Map<String, Any?>) {
-    println(canonical(mapOf("kind" to kind, "name" to name, "properties" to properties)))
+fun print(kind: String, name: String, properties: Map<String, Any?>, context: Map<String, Any?>? = null) {
+    // The plan is versioned: an event and a screen carry `context.plan` in their context.
+    val line = linkedMapOf<String, Any?>("kind" to kind, "name" to name, "properties" to properties)
+    if (context != null) line["plan"] = context["plan"]
+    println(canonical(line))
 }
 
 class Printer : ShopAnalytics.AnnaClient {
-    override fun track(name: String, properties: Map<String, Any?>) = print("track", name, properties)
+    override fun track(name: String, properties: Map<String, Any?>, context: Map<String, Any?>) = print("track", name, properties, context)
     override fun identify(userId: String?, traits: Map<String, Any?>) = print("identify", userId ?: "", traits)
-    override fun screen(name: String, properties: Map<String, Any?>) = print("screen", name, properties)
+    override fun screen(name: String, properties: Map<String, Any?>, context: Map<String, Any?>) = print("screen", name, properties, context)
     override fun group(groupId: String, traits: Map<String, Any?>) = print("group", groupId, traits)
 }
 
 fun main() {
     val shop = ShopAnalytics(Printer(), ShopAnalytics.AnnaOptions(onViolation = {
         print("violation", it.call, mapOf("property" to it.property, "rule" to it.rule))
-    }))
+    }, planBranch = "main"))
     shop.orderPlaced(
         orderID = "o-1", total = 19.5, method = PaymentMethod.applePay, itemCount = 2,
         placedAt = java.time.Instant.parse("2026-01-01T00:00:00.123Z"),

@@ -1,6 +1,6 @@
 // Makes the same calls as Wire.kt through the TypeScript generated from the Shop
 // example's spec, and prints each call and violation as one JSON line.
-import { AnnaClient, ShopAnalytics } from "./shop.anna";
+import { AnnaCallOptions, AnnaClient, ShopAnalytics } from "./shop.anna";
 
 declare const console: { log(line: string): void };
 
@@ -13,18 +13,22 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function print(kind: string, name: string, properties: { [key: string]: unknown }): void {
-  console.log(canonical({ kind: kind, name: name, properties: properties }));
+function print(kind: string, name: string, properties: { [key: string]: unknown }, options?: AnnaCallOptions): void {
+  // The plan is versioned: an event and a screen carry `context.plan` in their options.
+  const line: { [key: string]: unknown } = { kind: kind, name: name, properties: properties };
+  if (options !== undefined) line["plan"] = options.context.plan;
+  console.log(canonical(line));
 }
 
 const client: AnnaClient = {
-  track: (event, properties) => print("track", event, properties),
+  track: (event, properties, options) => print("track", event, properties, options),
   identify: (userId, traits) => print("identify", userId ?? "", traits),
-  page: (name, properties) => print("screen", name, properties),
+  page: (name, properties, options) => print("screen", name, properties, options),
   group: (groupId, traits) => print("group", groupId, traits),
 };
 const shop = new ShopAnalytics(client, {
   onViolation: (violation) => print("violation", violation.call, { property: violation.property, rule: violation.rule }),
+  planBranch: "main",
 });
 shop.orderPlaced({
   orderID: "o-1", total: 19.5, method: "apple pay", itemCount: 2, placedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, 123)),
