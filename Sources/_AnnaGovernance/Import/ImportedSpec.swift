@@ -52,6 +52,9 @@ package struct ImportedProperty: Sendable, Hashable {
     package var pattern: String?
     /// An inline `enum:`.
     package var enumValues: [String]?
+    /// The enum's `title`, which names its type under `types:` (as `anna export` writes
+    /// a named enum); `nil` for an enum inline in the plan.
+    package var enumTitle: String? = nil
 
     /// Whether only the type is written, so the shorthand `key: type` says it all.
     package var isTypeOnly: Bool {
