@@ -152,10 +152,24 @@ public struct PlanExporter: Sendable {
         return files.keys.sorted().map { File(path: $0, contents: files[$0]!.contents) }
     }
 
+    /// The longest Iglu name written whole: a name is a folder, and file systems
+    /// refuse names over 255 bytes.
+    static let maximumNameLength = 128
+
     /// An Iglu name (letters, digits, `-`, `_`): the event's name with every other
-    /// character written as `_`, `Order Completed` → `Order_Completed`.
+    /// character written as `_`, `Order Completed` → `Order_Completed`. A longer name
+    /// than ``maximumNameLength`` keeps its first 111 characters, then `_` and 16
+    /// hexadecimal digits of its FNV-1a hash, so that two long names stay apart.
     static func igluName(_ name: String) -> String {
-        String(String.UnicodeScalarView(name.unicodeScalars.map { $0.isASCIILetter || $0.isASCIIDigit || $0 == "-" || $0 == "_" ? $0 : "_" }))
+        let written = String(String.UnicodeScalarView(name.unicodeScalars.map { $0.isASCIILetter || $0.isASCIIDigit || $0 == "-" || $0 == "_" ? $0 : "_" }))
+        guard written.unicodeScalars.count > maximumNameLength else { return written }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let digits = String(hash, radix: 16)
+        return String(written.prefix(maximumNameLength - 17)) + "_" + String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     private static func annotate(_ schema: inout [String: ExportJSON], event: TrackingSpec.Event) {
