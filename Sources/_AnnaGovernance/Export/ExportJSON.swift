@@ -1,12 +1,17 @@
 /// A JSON value that `anna export` writes: objects render with their keys sorted,
 /// so the same plan always gives the same bytes and a change shows as a small diff.
 package indirect enum ExportJSON: Sendable, Hashable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// A number; whole numbers below 2^53 render without a fraction (`3`, not `3.0`).
     case number(Double)
+    /// A string, escaped as JSON requires.
     case string(String)
+    /// An array, in order.
     case array([ExportJSON])
+    /// An object; its keys render sorted by their UTF-8 bytes.
     case object([String: ExportJSON])
 
     /// The value as pretty-printed JSON, two spaces an indent, keys sorted, with a final line break.
