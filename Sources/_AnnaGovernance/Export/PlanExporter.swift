@@ -102,6 +102,9 @@ public struct PlanExporter: Sendable {
             }
         }
         var plan: [String: ExportJSON] = ["rules": .array(rules)]
+        var providers: [String] = []
+        for name in specs.flatMap({ $0.providers.map(\.name) }) where !providers.contains(name) { providers.append(name) }
+        if !providers.isEmpty { plan["x-anna-providers"] = .array(providers.map { .string($0) }) }
         if let planVersion { plan["x-anna-plan-version"] = .string(planVersion.description) }
         return ExportJSON.object(plan).rendered
     }

@@ -24,7 +24,10 @@ struct PropertySchemas {
         var properties: [String: ExportJSON] = [:]
         var required: [ExportJSON] = []
         for parameter in extra where !parameters.contains(where: { $0.name == parameter.name }) {
-            properties[parameter.name] = schema(of: parameter)
+            guard case .object(var global) = schema(of: parameter) else { continue }
+            // `anna import` reads it back as a global property, not a parameter.
+            global["x-anna-global"] = .bool(true)
+            properties[parameter.name] = .object(global)
         }
         for parameter in parameters {
             properties[parameter.name] = schema(of: parameter)

@@ -6,6 +6,8 @@ package struct ImportedSpec: Sendable, Hashable {
     package var planName: String?
     /// `namespace:`, if given.
     package var namespace: String?
+    /// `providers:`: the profiles `anna export` listed as `x-anna-providers`.
+    package var providers: [String] = []
     /// Object and enum types under `types:`, in order of first use.
     package var types: [ImportedType] = []
     /// `events:`, in the plan's order.
@@ -16,6 +18,8 @@ package struct ImportedSpec: Sendable, Hashable {
     package var traits: [ImportedProperty] = []
     /// `groupTraits:`.
     package var groupTraits: [ImportedProperty] = []
+    /// `globals:`: the properties `anna export` marked `x-anna-global` on the events.
+    package var globals: [ImportedProperty] = []
 }
 
 /// An event or a screen.

@@ -49,6 +49,8 @@ public struct PlanImporter: Sendable {
         var importer = SchemaImporter()
         importer.diagnostics = reader.diagnostics
         var spec = ImportedSpec(planName: reader.planName, namespace: namespace)
+        // The provider profiles `anna export` wrote beside the rules.
+        spec.providers = root["x-anna-providers"]?.elements?.compactMap(\.string).filter(PlanImporter.isValidNamespace) ?? []
         var events = ImportNameScope(word: "event", prefix: "event", reserved: SwiftNaming.reservedEventNames, reservedSuffix: "Event")
         var screens = ImportNameScope(word: "screen", prefix: "screen", reserved: SwiftNaming.reservedEventNames, reservedSuffix: "Screen")
         for rule in reader.rules {
@@ -83,6 +85,7 @@ public struct PlanImporter: Sendable {
             }
         }
         spec.types = importer.types
+        spec.globals = importer.globals
         let text = SpecYAMLWriter.render(spec, source: Self.fileName(file), schemaPath: schemaPath)
         let diagnostics = importer.diagnostics.enumerated()
             .sorted { ($0.element.location, $0.offset) < ($1.element.location, $1.offset) }

@@ -14,6 +14,9 @@ struct SchemaImporter {
     /// A hoisted type's name by its rendered body: an identical object is declared once.
     var typesByShape: [String: String] = [:]
     var diagnostics: [Diagnostic] = []
+    /// Global properties: an event's properties marked `x-anna-global: true` (as
+    /// `anna export` writes the globals on every event), the first declaration of each.
+    var globals: [ImportedProperty] = []
 
     /// Where properties are declared, which decides how their enums and objects are named.
     enum Owner {
@@ -64,6 +67,18 @@ struct SchemaImporter {
         if case .object = owner { scope.checksSnakeCase = true }
         var result: [ImportedProperty] = []
         for (index, member) in declared.enumerated() {
+            if case .event = owner, member.value["x-anna-global"]?.bool == true {
+                if !globals.contains(where: { $0.key == member.key }) {
+                    let path = PropertyPath(owner: .trait(typeName: "AnalyticsGlobal"), key: member.key, original: member.key, context: "the globals", word: "global property")
+                    if var global = property(member.value, path: path) {
+                        placeEnum(of: &global, owner: .trait(typeName: "AnalyticsGlobal"))
+                        // A global is left out by not setting it, never sent as null.
+                        global.type.isOptional = false
+                        globals.append(global)
+                    }
+                }
+                continue
+            }
             if let again = declared[(index + 1)...].first(where: { $0.key == member.key }) {
                 warning("\(word) '\(member.key)' of \(context) is declared again at line \(again.keyLocation.line), column \(again.keyLocation.column); the last declaration is imported, as JSON readers keep it", at: member.keyLocation)
                 continue

@@ -18,6 +18,7 @@ package enum SpecYAMLWriter {
         lines.append("# anna import printed a warning for each part of the plan that did not map; review them.")
         lines.append("anna: 1")
         if let namespace = spec.namespace { lines.append("namespace: \(YAMLScalarQuoting.scalar(namespace))") }
+        if !spec.providers.isEmpty { lines.append("providers: [\(spec.providers.map(YAMLScalarQuoting.scalar).joined(separator: ", "))]") }
         if !spec.types.isEmpty {
             lines.append("")
             lines.append("types:")
@@ -29,7 +30,7 @@ package enum SpecYAMLWriter {
         let isEmpty = spec.events.isEmpty && spec.screens.isEmpty && spec.traits.isEmpty && spec.groupTraits.isEmpty
         if !spec.events.isEmpty || isEmpty { lines += section("events", spec.events) }
         if !spec.screens.isEmpty { lines += section("screens", spec.screens) }
-        for (key, properties) in [("traits", spec.traits), ("groupTraits", spec.groupTraits)] where !properties.isEmpty {
+        for (key, properties) in [("traits", spec.traits), ("groupTraits", spec.groupTraits), ("globals", spec.globals)] where !properties.isEmpty {
             lines.append("")
             lines.append("\(key):")
             lines += properties.flatMap { property($0).map { "  " + $0 } }

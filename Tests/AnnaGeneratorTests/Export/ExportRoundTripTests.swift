@@ -29,17 +29,19 @@ import Testing
     static func unsupported(_ spec: TrackingSpec) -> String? {
         let parameters = (spec.events + spec.screens).flatMap(\.parameters) + spec.objects.flatMap(\.properties)
         if spec.access == .public { return "access: public" }
-        if !spec.globals.isEmpty { return "globals" }
-        if !spec.providers.isEmpty { return "provider profiles" }
+        if spec.globals.contains(where: \.isPersisted) { return "persisted globals" }
+        if !spec.globals.isEmpty, spec.events.isEmpty, spec.screens.isEmpty { return "globals without an event to carry them" }
         if !spec.tasks.isEmpty { return "tasks" }
-        if parameters.contains(where: \.isPII) || (spec.traits + spec.groupTraits).contains(where: { !$0.isPII }) { return "pii flags" }
+        if (parameters + spec.globals).contains(where: \.isPII) || (spec.traits + spec.groupTraits).contains(where: { !$0.isPII }) { return "pii flags" }
         if (spec.events + spec.screens).contains(where: { $0.consent != "analytics" }) { return "consent categories" }
         if (spec.events + spec.screens).contains(where: { $0.deprecationMessage != nil }) { return "deprecation" }
-        // A Segment rule keeps one description where Anna has two: an object parameter's
-        // own and its type's.
+        // One schema holds an object parameter (not a list) and its type, so one
+        // description: the import gives it to both.
         for parameter in parameters + spec.traits + spec.groupTraits {
-            if case .object(let name) = parameter.type.base, !parameter.type.isArray, parameter.description != nil,
-               spec.objects.first(where: { $0.name == name })?.description != nil { return "descriptions of an object parameter and its type" }
+            if case .object(let name) = parameter.type.base, !parameter.type.isArray,
+               parameter.description != nil || spec.objects.first(where: { $0.name == name })?.description != nil {
+                return "a description on an object parameter or its type"
+            }
         }
         // The import reads a blank description as none, and names types in UpperCamelCase.
         let descriptions = (spec.events + spec.screens).map(\.description) + (parameters + spec.traits + spec.groupTraits).map(\.description)
