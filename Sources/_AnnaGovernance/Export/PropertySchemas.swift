@@ -31,7 +31,15 @@ struct PropertySchemas {
         }
         for parameter in parameters {
             properties[parameter.name] = schema(of: parameter)
-            if requiresAny, !parameter.type.isOptional, !parameter.isPII { required.append(.string(parameter.name)) }
+            guard requiresAny, !parameter.type.isOptional else { continue }
+            if !parameter.isPII {
+                required.append(.string(parameter.name))
+            } else if case .object(var pii)? = properties[parameter.name] {
+                // Required by the spec, for `anna import`; not by the schema, as providers
+                // without receivesPII never receive it.
+                pii["x-anna-required"] = .bool(true)
+                properties[parameter.name] = .object(pii)
+            }
         }
         var result: [String: ExportJSON] = ["type": .string("object"), "properties": .object(properties), "additionalProperties": .bool(false)]
         if !required.isEmpty { result["required"] = .array(required) }

@@ -32,6 +32,8 @@ package struct ImportedEvent: Sendable, Hashable {
     package var description: String?
     /// `deprecated:`, a message.
     package var deprecationMessage: String? = nil
+    /// `consent:`, when not the default (`analytics`).
+    package var consent: String? = nil
     /// `parameters:`, in the plan's order.
     package var parameters: [ImportedProperty]
 }
@@ -59,11 +61,13 @@ package struct ImportedProperty: Sendable, Hashable {
     /// The enum's `title`, which names its type under `types:` (as `anna export` writes
     /// a named enum); `nil` for an enum inline in the plan.
     package var enumTitle: String? = nil
+    /// `pii: true`, from the `x-anna-pii` key `anna export` writes (traits are PII by default).
+    package var isPII = false
 
     /// Whether only the type is written, so the shorthand `key: type` says it all.
     package var isTypeOnly: Bool {
         description == nil && min == nil && max == nil && minLength == nil && maxLength == nil
-            && pattern == nil && enumValues == nil
+            && pattern == nil && enumValues == nil && !isPII
     }
 }
 

@@ -74,7 +74,8 @@ public struct PlanImporter: Sendable {
                 var event = ImportedEvent(
                     key: claim.key, wireName: isScreen && claim.converted ? rule.name : nil,
                     description: rule.description, parameters: parameters)
-                event.deprecationMessage = rule.deprecatedAt.map { "Deprecated in the Segment tracking plan on \($0)." }
+                event.deprecationMessage = rule.deprecationMessage ?? rule.deprecatedAt.map { "Deprecated in the Segment tracking plan on \($0)." }
+                event.consent = rule.consent.flatMap { $0 == "analytics" ? nil : $0 }
                 if isScreen { spec.screens.append(event) } else { spec.events.append(event) }
             case .identify:
                 spec.traits += importer.properties(

@@ -74,6 +74,7 @@ struct SchemaImporter {
                         placeEnum(of: &global, owner: .trait(typeName: "AnalyticsGlobal"))
                         // A global is left out by not setting it, never sent as null.
                         global.type.isOptional = false
+                        global.isPII = member.value["x-anna-pii"]?.bool == true
                         globals.append(global)
                     }
                 }
@@ -85,12 +86,15 @@ struct SchemaImporter {
             }
             let claim = scope.claim(member.key)
             report(claim, original: member.key, word: word, context: context, at: member.keyLocation)
-            let isRequired = required.contains(member.key)
+            // A PII parameter is never required in the schema (a provider without
+            // receivesPII never sees it); `anna export` says the spec requires it.
+            let isRequired = required.contains(member.key) || member.value["x-anna-required"]?.bool == true
             if isRequired, !requiredIsKept {
                 warning("\(word) '\(member.key)' of \(context) is required in the plan; Anna cannot require a \(word) (one is sent when set), so it is optional", at: member.keyLocation)
             }
             let path = PropertyPath(owner: owner, key: claim.key, original: member.key, context: context, word: word)
             guard var property = property(member.value, path: path) else { continue }
+            if !owner.isTrait, member.value["x-anna-pii"]?.bool == true { property.isPII = true }
             placeEnum(of: &property, owner: owner)
             if !isRequired, requiredIsKept { property.type.isOptional = true }
             if !requiredIsKept { property.type.isOptional = false }

@@ -65,13 +65,14 @@ package enum SpecYAMLWriter {
         }
         for event in events {
             let name = YAMLScalarQuoting.scalar(event.key)
-            if event.wireName == nil, event.description == nil, event.deprecationMessage == nil, event.parameters.isEmpty {
+            if event.wireName == nil, event.description == nil, event.deprecationMessage == nil, event.consent == nil, event.parameters.isEmpty {
                 lines.append("  \(name): {}")
                 continue
             }
             lines.append("  \(name):")
             if let wireName = event.wireName { lines.append("    name: \(YAMLScalarQuoting.scalar(wireName))") }
             if let description = event.description { lines.append("    description: \(YAMLScalarQuoting.scalar(description))") }
+            if let consent = event.consent { lines.append("    consent: \(YAMLScalarQuoting.scalar(consent))") }
             if let message = event.deprecationMessage { lines.append("    deprecated: \(YAMLScalarQuoting.scalar(message))") }
             if !event.parameters.isEmpty {
                 lines.append("    parameters:")
@@ -93,6 +94,7 @@ package enum SpecYAMLWriter {
         if let minLength = property.minLength { lines.append("  minLength: \(minLength)") }
         if let maxLength = property.maxLength { lines.append("  maxLength: \(maxLength)") }
         if let pattern = property.pattern { lines.append("  pattern: \(YAMLScalarQuoting.scalar(pattern))") }
+        if property.isPII { lines.append("  pii: true") }
         if let values = property.enumValues {
             lines.append("  enum:")
             lines += values.map { "    - \(YAMLScalarQuoting.scalar($0))" }
