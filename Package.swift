@@ -237,7 +237,7 @@ let package = Package(
         // The inspector's checks in process, and anna-inspect run as a process: real
         // HTTP from DurableProvider and a Segment-shaped client, forwarding, the CI
         // gate's reports and exit codes, the live page in headless Chromium.
-        .testTarget(name: "AnnaInspectorTests", dependencies: ["_AnnaInspector", "_AnnaGeneratorCore", "Anna"], exclude: ["Fixtures", "forward_collector.py"]),
+        .testTarget(name: "AnnaInspectorTests", dependencies: ["_AnnaInspector", "_AnnaGeneratorCore", "_AnnaGovernance", "Anna"], exclude: ["Fixtures", "forward_collector.py"]),
         // Compiles and exercises the golden generated sources.
         .testTarget(name: "AnnaGoldenTests", dependencies: ["Anna", "AnnaFocusPaths"]),
         // Signed bundles loaded into a manager, with tasks generated from store.anna.yml.

@@ -57,6 +57,7 @@ LAYERS = {
         "Templates",
         "Governance",
         "Import",
+        "Export",      # anna export: Segment's rules and Iglu schemas, which anna import reads back
     ],
 }
 

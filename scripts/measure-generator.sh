@@ -2,7 +2,7 @@
 # Measures the generator on a 1,000-event spec (scripts/make-large-spec.py), and
 # type-checking on the same spec with ten object types and a list of one in every
 # event (--objects) against the same structs and factories written by hand:
-# the `anna generate` process, libyaml alone pulling the same file's events,
+# the `anna generate` and `anna export` processes, libyaml alone pulling the same file's events,
 # and `swiftc -typecheck` on the generated Swift against the same API written by
 # hand in the analytics-service article's style (scripts/article-style.py).
 # In-process timings (no process start-up) come from the Benchmarks package:
@@ -60,6 +60,10 @@ echo "bare libyaml parse (process, one parse): $(process_ms "$work/bare-parse" "
 echo "anna --help (process, start-up only): $(process_ms .build/release/anna --help)"
 # All runs write into one folder: the first writes the file, the others find it unchanged.
 echo "anna generate (process, release): $(process_ms .build/release/anna generate "$work/large.anna.yml" --output "$work/out")"
+# The plan for the server-side engines (issue 54): one Segment plan file, and one
+# Iglu schema per event (1,000 files, written only when their bytes change).
+echo "anna export --format segment (process, release): $(process_ms .build/release/anna export "$work/large.anna.yml" --format segment --output-file "$work/plan.json")"
+echo "anna export --format iglu (process, release): $(process_ms .build/release/anna export "$work/large.anna.yml" --format iglu --vendor com.example --output "$work/iglu")"
 
 # The Anna module (and swift-log's Logging, which it imports) as SwiftPM built them.
 swift build -c release --target Anna >/dev/null

@@ -12,7 +12,7 @@ struct AnnaCommand: ParsableCommand {
         commandName: "anna",
         abstract: "Checks Anna tracking specs and generates typed Swift from them.",
         version: AnnaGenerator.version,
-        subcommands: [Generate.self, Lint.self, Diff.self, Docs.self, Privacy.self, Coverage.self, Bundle.self, Import.self, Inspect.self]
+        subcommands: [Generate.self, Lint.self, Diff.self, Docs.self, Privacy.self, Coverage.self, Bundle.self, Import.self, Export.self, Inspect.self]
     )
 
     /// Runs `anna generate` in its common forms straight away

@@ -6,6 +6,8 @@ package struct ImportedSpec: Sendable, Hashable {
     package var planName: String?
     /// `namespace:`, if given.
     package var namespace: String?
+    /// `providers:`: the profiles `anna export` listed as `x-anna-providers`.
+    package var providers: [String] = []
     /// Object and enum types under `types:`, in order of first use.
     package var types: [ImportedType] = []
     /// `events:`, in the plan's order.
@@ -16,6 +18,8 @@ package struct ImportedSpec: Sendable, Hashable {
     package var traits: [ImportedProperty] = []
     /// `groupTraits:`.
     package var groupTraits: [ImportedProperty] = []
+    /// `globals:`: the properties `anna export` marked `x-anna-global` on the events.
+    package var globals: [ImportedProperty] = []
 }
 
 /// An event or a screen.
@@ -28,6 +32,8 @@ package struct ImportedEvent: Sendable, Hashable {
     package var description: String?
     /// `deprecated:`, a message.
     package var deprecationMessage: String? = nil
+    /// `consent:`, when not the default (`analytics`).
+    package var consent: String? = nil
     /// `parameters:`, in the plan's order.
     package var parameters: [ImportedProperty]
 }
@@ -52,11 +58,16 @@ package struct ImportedProperty: Sendable, Hashable {
     package var pattern: String?
     /// An inline `enum:`.
     package var enumValues: [String]?
+    /// The enum's `title`, which names its type under `types:` (as `anna export` writes
+    /// a named enum); `nil` for an enum inline in the plan.
+    package var enumTitle: String? = nil
+    /// `pii: true`, from the `x-anna-pii` key `anna export` writes (traits are PII by default).
+    package var isPII = false
 
     /// Whether only the type is written, so the shorthand `key: type` says it all.
     package var isTypeOnly: Bool {
         description == nil && min == nil && max == nil && minLength == nil && maxLength == nil
-            && pattern == nil && enumValues == nil
+            && pattern == nil && enumValues == nil && !isPII
     }
 }
 

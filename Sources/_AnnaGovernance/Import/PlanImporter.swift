@@ -49,6 +49,8 @@ public struct PlanImporter: Sendable {
         var importer = SchemaImporter()
         importer.diagnostics = reader.diagnostics
         var spec = ImportedSpec(planName: reader.planName, namespace: namespace)
+        // The provider profiles `anna export` wrote beside the rules.
+        spec.providers = root["x-anna-providers"]?.elements?.compactMap(\.string).filter(PlanImporter.isValidNamespace) ?? []
         var events = ImportNameScope(word: "event", prefix: "event", reserved: SwiftNaming.reservedEventNames, reservedSuffix: "Event")
         var screens = ImportNameScope(word: "screen", prefix: "screen", reserved: SwiftNaming.reservedEventNames, reservedSuffix: "Screen")
         for rule in reader.rules {
@@ -72,7 +74,8 @@ public struct PlanImporter: Sendable {
                 var event = ImportedEvent(
                     key: claim.key, wireName: isScreen && claim.converted ? rule.name : nil,
                     description: rule.description, parameters: parameters)
-                event.deprecationMessage = rule.deprecatedAt.map { "Deprecated in the Segment tracking plan on \($0)." }
+                event.deprecationMessage = rule.deprecationMessage ?? rule.deprecatedAt.map { "Deprecated in the Segment tracking plan on \($0)." }
+                event.consent = rule.consent.flatMap { $0 == "analytics" ? nil : $0 }
                 if isScreen { spec.screens.append(event) } else { spec.events.append(event) }
             case .identify:
                 spec.traits += importer.properties(
@@ -83,6 +86,7 @@ public struct PlanImporter: Sendable {
             }
         }
         spec.types = importer.types
+        spec.globals = importer.globals
         let text = SpecYAMLWriter.render(spec, source: Self.fileName(file), schemaPath: schemaPath)
         let diagnostics = importer.diagnostics.enumerated()
             .sorted { ($0.element.location, $0.offset) < ($1.element.location, $1.offset) }

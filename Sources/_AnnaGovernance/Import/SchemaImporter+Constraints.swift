@@ -87,7 +87,7 @@ extension SchemaImporter {
             }
         }
         if let values = schema["enum"]?.elements ?? schema["const"].map({ [$0] }) {
-            stringEnum(values, at: (schema["enum"] ?? schema["const"])?.location ?? schema.location, path: path, property: &property)
+            stringEnum(values, of: schema, at: (schema["enum"] ?? schema["const"])?.location ?? schema.location, path: path, property: &property)
         }
         return ImportedValueType(base: "string")
     }
@@ -115,9 +115,12 @@ extension SchemaImporter {
 
     /// String values: an enum when each can be a Swift case, otherwise a pattern that
     /// accepts exactly them.
-    private mutating func stringEnum(_ values: [JSONNode], at location: SourceLocation, path: PropertyPath, property: inout ImportedProperty) {
+    private mutating func stringEnum(
+        _ values: [JSONNode], of schema: JSONNode, at location: SourceLocation, path: PropertyPath, property: inout ImportedProperty
+    ) {
         let strings = values.compactMap(\.string)
-        if strings.count < values.count, values.contains(where: { $0.content != .null }) {
+        // `null` among the values is how a nullable enum says it (read as optional).
+        if values.contains(where: { $0.string == nil && $0.content != .null }) {
             warning("values of 'enum' of \(path.description) that are not strings are not imported", at: location)
         }
         guard !strings.isEmpty else { return }
@@ -132,6 +135,7 @@ extension SchemaImporter {
                 property.pattern = nil
             }
             property.enumValues = strings
+            property.enumTitle = property.enumTitle ?? Self.typeTitle(of: schema)
             return
         }
         let alternatives = strings.map(Self.escapedForPattern).joined(separator: "|")

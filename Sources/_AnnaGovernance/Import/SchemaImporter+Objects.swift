@@ -17,7 +17,9 @@ extension SchemaImporter {
         objectDepth += 1
         defer { objectDepth -= 1 }
         let stem = isElement ? ImportNameScope.singular(path.key) : path.key
-        let claim = typeNames.claim(path.owner.typeName + SwiftNaming.upperCamelCase(stem))
+        // A `title` (as `anna export` writes one) names the type; otherwise its owner and key do.
+        let title = Self.typeTitle(of: schema)
+        let claim = typeNames.claim(title ?? path.owner.typeName + SwiftNaming.upperCamelCase(stem))
         let properties = self.properties(
             of: schema, owner: .object(typeName: claim.key), word: "property", context: "object type '\(claim.key)'")
         guard !properties.isEmpty else {
@@ -25,12 +27,23 @@ extension SchemaImporter {
             warning("\(path.description) has no property Anna can carry; it is not imported", at: schema.location)
             return nil
         }
-        return hoist(ImportedType(name: claim.key, description: Self.description(of: schema), body: .object(properties)))
+        return hoist(ImportedType(name: claim.key, description: Self.description(of: schema), body: .object(properties)), title: title)
+    }
+
+    /// A schema's `title` when it is a type name Anna can write (`UpperCamelCase`).
+    static func typeTitle(of schema: JSONNode) -> String? {
+        guard let title = schema["title"]?.string, let first = title.unicodeScalars.first, first.isASCIILetter,
+              title.unicodeScalars.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit }),
+              SwiftNaming.upperCamelCase(title) == title
+        else { return nil }
+        return title
     }
 
     /// Declares a type, or returns the name of an identical one declared before.
-    mutating func hoist(_ type: ImportedType) -> String {
-        let shape = SpecYAMLWriter.shape(of: type)
+    /// - Parameter title: The name the plan gave the type (`title`), if any: a named
+    ///   type is merged only with one of the same name and shape.
+    mutating func hoist(_ type: ImportedType, title: String? = nil) -> String {
+        let shape = (title.map { "title: \($0)\n" } ?? "") + SpecYAMLWriter.shape(of: type)
         if let existing = typesByShape[shape] {
             typeNames.release(type.name)
             return existing
@@ -72,6 +85,12 @@ extension SchemaImporter {
     /// or trait when the type it becomes is free; otherwise a named type under `types:`.
     mutating func placeEnum(of property: inout ImportedProperty, owner: Owner) {
         guard let values = property.enumValues else { return }
+        if let title = property.enumTitle {
+            let claim = typeNames.claim(title)
+            property.type.base = hoist(ImportedType(name: claim.key, description: nil, body: .enumeration(values)), title: title)
+            property.enumValues = nil
+            return
+        }
         // Anna names an event's or screen's inline enum after it and the parameter, and
         // nests a trait's in UserTrait or GroupTrait, where it must not hide a top-level type.
         let implied = owner.isTrait

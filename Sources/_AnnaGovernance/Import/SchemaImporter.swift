@@ -14,6 +14,9 @@ struct SchemaImporter {
     /// A hoisted type's name by its rendered body: an identical object is declared once.
     var typesByShape: [String: String] = [:]
     var diagnostics: [Diagnostic] = []
+    /// Global properties: an event's properties marked `x-anna-global: true` (as
+    /// `anna export` writes the globals on every event), the first declaration of each.
+    var globals: [ImportedProperty] = []
 
     /// Where properties are declared, which decides how their enums and objects are named.
     enum Owner {
@@ -64,18 +67,34 @@ struct SchemaImporter {
         if case .object = owner { scope.checksSnakeCase = true }
         var result: [ImportedProperty] = []
         for (index, member) in declared.enumerated() {
+            if case .event = owner, member.value["x-anna-global"]?.bool == true {
+                if !globals.contains(where: { $0.key == member.key }) {
+                    let path = PropertyPath(owner: .trait(typeName: "AnalyticsGlobal"), key: member.key, original: member.key, context: "the globals", word: "global property")
+                    if var global = property(member.value, path: path) {
+                        placeEnum(of: &global, owner: .trait(typeName: "AnalyticsGlobal"))
+                        // A global is left out by not setting it, never sent as null.
+                        global.type.isOptional = false
+                        global.isPII = member.value["x-anna-pii"]?.bool == true
+                        globals.append(global)
+                    }
+                }
+                continue
+            }
             if let again = declared[(index + 1)...].first(where: { $0.key == member.key }) {
                 warning("\(word) '\(member.key)' of \(context) is declared again at line \(again.keyLocation.line), column \(again.keyLocation.column); the last declaration is imported, as JSON readers keep it", at: member.keyLocation)
                 continue
             }
             let claim = scope.claim(member.key)
             report(claim, original: member.key, word: word, context: context, at: member.keyLocation)
-            let isRequired = required.contains(member.key)
+            // A PII parameter is never required in the schema (a provider without
+            // receivesPII never sees it); `anna export` says the spec requires it.
+            let isRequired = required.contains(member.key) || member.value["x-anna-required"]?.bool == true
             if isRequired, !requiredIsKept {
                 warning("\(word) '\(member.key)' of \(context) is required in the plan; Anna cannot require a \(word) (one is sent when set), so it is optional", at: member.keyLocation)
             }
             let path = PropertyPath(owner: owner, key: claim.key, original: member.key, context: context, word: word)
             guard var property = property(member.value, path: path) else { continue }
+            if !owner.isTrait, member.value["x-anna-pii"]?.bool == true { property.isPII = true }
             placeEnum(of: &property, owner: owner)
             if !isRequired, requiredIsKept { property.type.isOptional = true }
             if !requiredIsKept { property.type.isOptional = false }

@@ -18,6 +18,7 @@ package enum SpecYAMLWriter {
         lines.append("# anna import printed a warning for each part of the plan that did not map; review them.")
         lines.append("anna: 1")
         if let namespace = spec.namespace { lines.append("namespace: \(YAMLScalarQuoting.scalar(namespace))") }
+        if !spec.providers.isEmpty { lines.append("providers: [\(spec.providers.map(YAMLScalarQuoting.scalar).joined(separator: ", "))]") }
         if !spec.types.isEmpty {
             lines.append("")
             lines.append("types:")
@@ -29,7 +30,7 @@ package enum SpecYAMLWriter {
         let isEmpty = spec.events.isEmpty && spec.screens.isEmpty && spec.traits.isEmpty && spec.groupTraits.isEmpty
         if !spec.events.isEmpty || isEmpty { lines += section("events", spec.events) }
         if !spec.screens.isEmpty { lines += section("screens", spec.screens) }
-        for (key, properties) in [("traits", spec.traits), ("groupTraits", spec.groupTraits)] where !properties.isEmpty {
+        for (key, properties) in [("traits", spec.traits), ("groupTraits", spec.groupTraits), ("globals", spec.globals)] where !properties.isEmpty {
             lines.append("")
             lines.append("\(key):")
             lines += properties.flatMap { property($0).map { "  " + $0 } }
@@ -64,13 +65,14 @@ package enum SpecYAMLWriter {
         }
         for event in events {
             let name = YAMLScalarQuoting.scalar(event.key)
-            if event.wireName == nil, event.description == nil, event.deprecationMessage == nil, event.parameters.isEmpty {
+            if event.wireName == nil, event.description == nil, event.deprecationMessage == nil, event.consent == nil, event.parameters.isEmpty {
                 lines.append("  \(name): {}")
                 continue
             }
             lines.append("  \(name):")
             if let wireName = event.wireName { lines.append("    name: \(YAMLScalarQuoting.scalar(wireName))") }
             if let description = event.description { lines.append("    description: \(YAMLScalarQuoting.scalar(description))") }
+            if let consent = event.consent { lines.append("    consent: \(YAMLScalarQuoting.scalar(consent))") }
             if let message = event.deprecationMessage { lines.append("    deprecated: \(YAMLScalarQuoting.scalar(message))") }
             if !event.parameters.isEmpty {
                 lines.append("    parameters:")
@@ -92,6 +94,7 @@ package enum SpecYAMLWriter {
         if let minLength = property.minLength { lines.append("  minLength: \(minLength)") }
         if let maxLength = property.maxLength { lines.append("  maxLength: \(maxLength)") }
         if let pattern = property.pattern { lines.append("  pattern: \(YAMLScalarQuoting.scalar(pattern))") }
+        if property.isPII { lines.append("  pii: true") }
         if let values = property.enumValues {
             lines.append("  enum:")
             lines += values.map { "    - \(YAMLScalarQuoting.scalar($0))" }

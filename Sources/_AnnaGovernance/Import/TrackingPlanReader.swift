@@ -31,6 +31,9 @@ struct TrackingPlanReader {
         var version: Double
         /// When the Public API says the rule is deprecated (`deprecatedAt` after year 1, its "never").
         var deprecatedAt: String? = nil
+        /// `x-anna-deprecated` and `x-anna-consent` of the rule's schema, as `anna export` writes them.
+        var deprecationMessage: String? = nil
+        var consent: String? = nil
     }
 
     var planName: String?
@@ -95,7 +98,8 @@ struct TrackingPlanReader {
             let deprecatedAt = item["deprecatedAt"]?.string.flatMap { $0.hasPrefix("0001-") || $0.isEmpty ? nil : $0 }
             rules.append(Rule(
                 kind: kind, name: name, nameLocation: item["key"]?.location ?? item.location, description: description,
-                schema: Self.payload(of: schema, kind: kind), version: item["version"]?.number ?? 1, deprecatedAt: deprecatedAt))
+                schema: Self.payload(of: schema, kind: kind), version: item["version"]?.number ?? 1, deprecatedAt: deprecatedAt,
+                deprecationMessage: schema?["x-anna-deprecated"]?.string, consent: schema?["x-anna-consent"]?.string))
         }
     }
 
