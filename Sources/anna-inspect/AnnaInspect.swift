@@ -3,6 +3,7 @@
 import ArgumentParser
 import Foundation
 import _AnnaGeneratorCore
+import _AnnaGovernance
 import _AnnaInspector
 
 /// `anna inspect`: a collector on loopback that checks every call against the specs,
@@ -79,6 +80,11 @@ struct AnnaInspect: AsyncParsableCommand {
             discussion: "Each call is checked against the version its context.plan names; the specs given are one more version."))
     var planVersions: String?
 
+    @Option(
+        name: .customLong("plan-ref"),
+        help: "A git revision (a tag of a release) whose versions of the specs given are one more version, read as anna diff --base reads them; repeatable.")
+    var planRefs: [String] = []
+
     @Option(help: "How the client names events, screens and properties: spec (as declared) or snake_case (SnakeCaseEventMapper).")
     var naming = "spec"
 
@@ -110,7 +116,8 @@ struct AnnaInspect: AsyncParsableCommand {
     func run() async throws {
         let wireNaming = InspectionPlan.Naming(rawValue: naming) ?? .spec
         let current = try Self.loadSpecs(specs)
-        let released = try planVersions.map(Self.loadReleased) ?? []
+        var released = try planVersions.map(Self.loadReleased) ?? []
+        for revision in planRefs { released += try Self.loadReleased(at: revision, paths: specs) }
         let versions = PlanVersions(current: current, released: released, naming: wireNaming)
         let plan = versions.newest
         var limits = InspectorLimits()
@@ -179,6 +186,39 @@ struct AnnaInspect: AsyncParsableCommand {
             FileHandle.standardError.write(Data("\(spec.file):1:1: error: a released spec must declare its plan's version (version: 1.0.0 at its top) to be checked against\n".utf8))
         }
         if !unversioned.isEmpty { throw ExitCode(2) }
+        return specs
+    }
+
+    /// The specs given, as they are at a git revision, the way `anna diff --base` reads
+    /// them. Exits 2 when git cannot read them, or one declares no `version:` or has errors.
+    static func loadReleased(at revision: String, paths: [String]) throws -> [TrackingSpec] {
+        let sources: [SpecComparison.Source]
+        do {
+            sources = try SpecComparison.sources(at: revision, paths: paths).0
+        } catch let error as SpecComparison.InputError {
+            FileHandle.standardError.write(Data("anna-inspect: error: --plan-ref \(revision): \(error.message)\n".utf8))
+            throw ExitCode(2)
+        }
+        if sources.isEmpty {
+            FileHandle.standardError.write(Data("anna-inspect: error: --plan-ref \(revision): no spec given exists at that revision\n".utf8))
+            throw ExitCode(2)
+        }
+        var specs: [TrackingSpec] = []
+        var failed = false
+        for source in sources {
+            let (spec, diagnostics) = AnnaGenerator().check(source.bytes, file: source.path)
+            for diagnostic in diagnostics where diagnostic.severity == .error { FileHandle.standardError.write(Data("\(diagnostic)\n".utf8)) }
+            guard let spec else {
+                failed = true
+                continue
+            }
+            if spec.version == nil {
+                FileHandle.standardError.write(Data("\(source.path):1:1: error: a released spec must declare its plan's version (version: 1.0.0 at its top) to be checked against\n".utf8))
+                failed = true
+            }
+            specs.append(spec)
+        }
+        if failed { throw ExitCode(2) }
         return specs
     }
 

@@ -203,5 +203,42 @@ import FoundationNetworking
         #expect(dom.contains(#"<li data-name="appOpened" data-version="2.0.0">event appOpened"#))
         #expect(dom.contains(#"data-rule="superseded-version""#))
     }
+
+    /// `--plan-ref`: a git tag's version of the spec given is a version, read as `anna
+    /// diff --base` reads it.
+    @Test func aGitRevisionIsOneMoreVersion() async throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "anna-inspect-ref-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func git(_ arguments: [String]) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["git", "-c", "user.name=Anna", "-c", "user.email=anna@example.com", "-c", "commit.gpgsign=false"] + arguments
+            process.currentDirectoryURL = folder
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "git \(arguments)")
+        }
+        let spec = folder.appending(path: "music.anna.yml")
+        try git(["init", "-q"])
+        try Self.version1.write(to: spec, atomically: true, encoding: .utf8)
+        try git(["add", "music.anna.yml"])
+        try git(["commit", "-q", "-m", "1.0.0"])
+        try git(["tag", "v1.0.0"])
+        try Self.version2.write(to: spec, atomically: true, encoding: .utf8)
+        let inspector = try InspectorProcess(["music.anna.yml", "--plan-ref", "v1.0.0", "--report-json", "report.json"], in: folder)
+        let calls = [Self.batches[0][0], Self.batches[1][0], Self.batches[1][1]]
+        #expect(try await inspector.send("/v1/batch", body: Data(#"{"batch":[\#(calls.joined(separator: ","))]}"#.utf8)).status == 200)
+        let exit = try await inspector.stop(SIGTERM)
+        #expect(exit.status == 0, "\(exit.stderr)")
+        #expect(exit.stderr.contains("plan versions 1.0.0, 2.0.0"))
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appending(path: "report.json"))) as? [String: Any] ?? [:]
+        #expect(Self.findings(json) == ["1.0.0 information superseded-version context.plan.version"])
+        let finding = (json["findings"] as? [[String: Any]])?.first
+        #expect(finding?["file"] as? String == "v1.0.0:music.anna.yml" && finding?["line"] as? Int == 5)
+        #expect((json["versions"] as? [[String: Any]])?.map { "\($0["version"] ?? "") \($0["calls"] ?? "")" } == ["1.0.0 1", "2.0.0 2"])
+    }
 }
 #endif
