@@ -60,11 +60,12 @@ package struct CallChecker: Sendable {
         var note: Finding?
         switch versions.match(call) {
         case .known(let index):
-            let version = versions.versions[index]
-            result = CallChecker(plan: version.plan).checkAgainstPlan(call, type: implied, size: size)
-            result.version = version.label
+            result = versions.checkers[index].checker.checkAgainstPlan(call, type: implied, size: size)
+            result.version = versions.versions[index].label
             let kind = result.type == "track" ? "event" : "screen"
-            if !version.isNewest, Self.namedTypes.contains(result.type), let reason = version.superseded(kind: kind, name: result.name) {
+            if !versions.versions[index].isNewest, Self.namedTypes.contains(result.type),
+                let reason = versions.versions[index].superseded(kind: kind, name: result.name) {
+                let version = versions.versions[index]
                 note = Finding(
                     .information, .supersededVersion, call: Self.label(result), path: "context.plan.version",
                     expected: "the newest version of \(kind) \(JSONValue.quoted(result.name))", actual: "version \(version.version), \(reason)",

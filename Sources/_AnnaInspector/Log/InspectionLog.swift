@@ -140,11 +140,9 @@ package struct InspectionLog: Sendable {
 
     private mutating func count(type: String, name: String, status: CallRecord.Status, time: Double, declared: Bool, version: String?) {
         let name = Self.isNamed(type) ? name : ""
-        if version != nil {
-            let named = type + "\u{0}" + name
-            if seenByName[named] != nil || seenByName.count < limits.maximumNames { seenByName[named, default: 0] += 1 }
-        }
-        var key = version.map { type + "\u{0}" + name + "\u{0}" + $0 } ?? type + "\u{0}" + name
+        let named = type + "\u{0}" + name
+        if version != nil, seenByName[named] != nil || seenByName.count < limits.maximumNames { seenByName[named, default: 0] += 1 }
+        var key = version.map { named + "\u{0}" + $0 } ?? named
         if stats[key] == nil, stats.count >= limits.maximumNames {
             key = "(other)"
             if stats[key] == nil {
