@@ -15,17 +15,28 @@ package struct CallChecker: Sendable {
     package let plan: InspectionPlan
     /// Every version loaded; without versions, only ``plan``.
     package let versions: PlanVersions
+    /// Each version's checker, by its index in ``PlanVersions/versions``, in a class: a
+    /// call is checked in place, without copying the plan's tables (and retaining each) per call.
+    private let checkers: [VersionChecker]
+
+    /// One version's checker, built once and shared.
+    private final class VersionChecker: Sendable {
+        let checker: CallChecker
+        init(_ plan: InspectionPlan) { checker = CallChecker(plan: plan) }
+    }
 
     /// A checker of one plan without versions.
     package init(plan: InspectionPlan) {
         self.plan = plan
         self.versions = PlanVersions(plan: plan)
+        self.checkers = []
     }
 
     /// A checker of every version loaded.
     package init(versions: PlanVersions) {
         self.plan = versions.newest
         self.versions = versions
+        self.checkers = versions.versions.map { VersionChecker($0.plan) }
     }
 
     /// What a call is and what is wrong with it.
@@ -60,7 +71,7 @@ package struct CallChecker: Sendable {
         var note: Finding?
         switch versions.match(call) {
         case .known(let index):
-            result = versions.checkers[index].checker.checkAgainstPlan(call, type: implied, size: size)
+            result = checkers[index].checker.checkAgainstPlan(call, type: implied, size: size)
             result.version = versions.versions[index].label
             let kind = result.type == "track" ? "event" : "screen"
             if !versions.versions[index].isNewest, Self.namedTypes.contains(result.type),

@@ -46,15 +46,6 @@ package struct PlanVersions: Sendable {
     package let versions: [Version]
     /// Plan name, then version text, to an index in ``versions``.
     private let index: [String: [String: Int]]
-    /// Each version's checker, by the same index, in a class: a call is checked in
-    /// place, without copying the plan's tables (and retaining each) per call.
-    package let checkers: [Checker]
-
-    /// One version's checker, built once and shared.
-    package final class Checker: Sendable {
-        package let checker: CallChecker
-        init(_ plan: InspectionPlan) { checker = CallChecker(plan: plan) }
-    }
 
     /// Whether any loaded spec declares a version: without one, calls are checked as
     /// they were before versions existed, and no finding speaks of versions.
@@ -68,7 +59,6 @@ package struct PlanVersions: Sendable {
         newest = plan
         versions = []
         index = [:]
-        checkers = []
     }
 
     /// Indexes the current specs and released ones.
@@ -107,7 +97,6 @@ package struct PlanVersions: Sendable {
         }
         versions = built
         self.index = index
-        checkers = built.map { Checker($0.plan) }
     }
 
     /// The name a spec's calls carry in `context.plan.name`: its `namespace:`, or its file's base name.
