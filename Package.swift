@@ -168,6 +168,8 @@ let package = Package(
             name: "anna-inspect",
             dependencies: [
                 "_AnnaInspector",
+                // `--plan-ref`: specs at a git revision, read as `anna diff --base` reads them.
+                "_AnnaGovernance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Inspector"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Inspector"])),

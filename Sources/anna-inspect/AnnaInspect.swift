@@ -3,6 +3,7 @@
 import ArgumentParser
 import Foundation
 import _AnnaGeneratorCore
+import _AnnaGovernance
 import _AnnaInspector
 
 /// `anna inspect`: a collector on loopback that checks every call against the specs,
@@ -72,6 +73,18 @@ struct AnnaInspect: AsyncParsableCommand {
     @Flag(name: .customLong("fail-on-warnings"), help: "Fail on warnings too (deprecated events, PII at the collector, a missing messageId).")
     var failOnWarnings = false
 
+    @Option(
+        name: .customLong("plan-versions"),
+        help: ArgumentHelp(
+            "A folder of released versions of the plan: each subfolder, or each spec file in it, is one version, read from its specs' version:.",
+            discussion: "Each call is checked against the version its context.plan names; the specs given are one more version."))
+    var planVersions: String?
+
+    @Option(
+        name: .customLong("plan-ref"),
+        help: "A git revision (a tag of a release) whose versions of the specs given are one more version, read as anna diff --base reads them; repeatable.")
+    var planRefs: [String] = []
+
     @Option(help: "How the client names events, screens and properties: spec (as declared) or snake_case (SnakeCaseEventMapper).")
     var naming = "spec"
 
@@ -101,11 +114,16 @@ struct AnnaInspect: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let plan = try Self.loadPlan(specs, naming: InspectionPlan.Naming(rawValue: naming) ?? .spec)
+        let wireNaming = InspectionPlan.Naming(rawValue: naming) ?? .spec
+        let current = try Self.loadSpecs(specs)
+        var released = try planVersions.map(Self.loadReleased) ?? []
+        for revision in planRefs { released += try Self.loadReleased(at: revision, paths: specs) }
+        let versions = PlanVersions(current: current, released: released, naming: wireNaming)
+        let plan = versions.newest
         var limits = InspectorLimits()
         limits.recentCalls = keep
         limits.maximumBody = maxBody
-        let inspector = Inspector(plan: plan, limits: limits)
+        let inspector = Inspector(versions: versions, limits: limits)
         let forwarder = forward.flatMap(URL.init(string:)).map { Forwarder(target: $0, capacity: forwardQueue) }
         let server = InspectorServer(inspector: inspector, forwarder: forwarder)
         let token = AccessPolicy.isLoopback(host) ? nil : AccessPolicy.makeToken()
@@ -125,14 +143,14 @@ struct AnnaInspect: AsyncParsableCommand {
 
                 """.utf8))
         }
-        FileHandle.standardError.write(Data("anna-inspect: checking against \(plan.files.count) spec(s), \(plan.events.count) events, \(plan.screens.count) screens; open \(page) for the live page\n".utf8))
+        FileHandle.standardError.write(Data("anna-inspect: checking against \(plan.files.count) spec(s), \(plan.events.count) events, \(plan.screens.count) screens\(versions.isVersioned ? "; plan versions \(versions.knownVersions)" : ""); open \(page) for the live page\n".utf8))
         let reason = await StopSignal.wait(idleTimeout: idleTimeout, lastActivity: { server.lastActivity })
         FileHandle.standardError.write(Data("anna-inspect: stopping (\(reason))\n".utf8))
         await server.stop()
         let forwarding = await forwarder?.finish(target: forward ?? "")
         let report = InspectionReport(
             log: inspector.log, plan: plan, required: requireAll ? [] : (required.isEmpty ? nil : required),
-            failOnWarnings: failOnWarnings, forwarding: forwarding)
+            failOnWarnings: failOnWarnings, forwarding: forwarding, versions: versions)
         do {
             if let reportJSON { try report.json().write(toFile: reportJSON, atomically: true, encoding: .utf8) }
             if let reportJUnit { try report.junit().write(toFile: reportJUnit, atomically: true, encoding: .utf8) }
@@ -145,9 +163,68 @@ struct AnnaInspect: AsyncParsableCommand {
         if !report.passed { throw ExitCode(1) }
     }
 
-    /// The plan of the specs given (files, or folders searched for `*.anna.yml`);
-    /// exits 2 with the diagnostics when one has errors.
-    static func loadPlan(_ paths: [String], naming: InspectionPlan.Naming) throws -> InspectionPlan {
+    /// The released versions in `folder`: each subfolder, or each spec file in it, is
+    /// one version. Exits 2 when one declares no `version:` or has errors.
+    static func loadReleased(_ folder: String) throws -> [TrackingSpec] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            FileHandle.standardError.write(Data("\(folder):1:1: error: --plan-versions needs a folder of released specs (one subfolder or spec file per version)\n".utf8))
+            throw ExitCode(2)
+        }
+        let entries = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+        let paths = entries.map { (folder as NSString).appendingPathComponent($0) }.filter { path in
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && (isFolder.boolValue || AnnaGenerator.isSpec(path))
+        }
+        if paths.isEmpty {
+            FileHandle.standardError.write(Data("\(folder):1:1: error: no released version here; put each version's specs in a subfolder, or its spec file, in this folder\n".utf8))
+            throw ExitCode(2)
+        }
+        let specs = try loadSpecs(paths)
+        let unversioned = specs.filter { $0.version == nil }
+        for spec in unversioned {
+            FileHandle.standardError.write(Data("\(spec.file):1:1: error: a released spec must declare its plan's version (version: 1.0.0 at its top) to be checked against\n".utf8))
+        }
+        if !unversioned.isEmpty { throw ExitCode(2) }
+        return specs
+    }
+
+    /// The specs given, as they are at a git revision, the way `anna diff --base` reads
+    /// them. Exits 2 when git cannot read them, or one declares no `version:` or has errors.
+    static func loadReleased(at revision: String, paths: [String]) throws -> [TrackingSpec] {
+        let sources: [SpecComparison.Source]
+        do {
+            sources = try SpecComparison.sources(at: revision, paths: paths).0
+        } catch let error as SpecComparison.InputError {
+            FileHandle.standardError.write(Data("anna-inspect: error: --plan-ref \(revision): \(error.message)\n".utf8))
+            throw ExitCode(2)
+        }
+        if sources.isEmpty {
+            FileHandle.standardError.write(Data("anna-inspect: error: --plan-ref \(revision): no spec given exists at that revision\n".utf8))
+            throw ExitCode(2)
+        }
+        var specs: [TrackingSpec] = []
+        var failed = false
+        for source in sources {
+            let (spec, diagnostics) = AnnaGenerator().check(source.bytes, file: source.path)
+            for diagnostic in diagnostics where diagnostic.severity == .error { FileHandle.standardError.write(Data("\(diagnostic)\n".utf8)) }
+            guard let spec else {
+                failed = true
+                continue
+            }
+            if spec.version == nil {
+                FileHandle.standardError.write(Data("\(source.path):1:1: error: a released spec must declare its plan's version (version: 1.0.0 at its top) to be checked against\n".utf8))
+                failed = true
+            }
+            specs.append(spec)
+        }
+        if failed { throw ExitCode(2) }
+        return specs
+    }
+
+    /// The specs given (files, or folders searched for `*.anna.yml`), validated; exits
+    /// 2 with the diagnostics when one has errors.
+    static func loadSpecs(_ paths: [String]) throws -> [TrackingSpec] {
         var files: [String] = []
         for path in paths {
             var isDirectory: ObjCBool = false
@@ -184,7 +261,7 @@ struct AnnaInspect: AsyncParsableCommand {
             }
         }
         if failed { throw ExitCode(2) }
-        return InspectionPlan(specs: specs, naming: naming)
+        return specs
     }
 }
 #endif

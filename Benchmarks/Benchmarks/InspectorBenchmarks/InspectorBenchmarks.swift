@@ -9,11 +9,13 @@ let specURL = URL(fileURLWithPath: #filePath)
 
 /// One batch of 100 typical calls as Anna's HTTP provider writes them: 80 tracks
 /// (orders with two line items, searches, app opens), 15 screens, 5 identifies, each
-/// with its message id, timestamp, ids and context.
-func typicalBatch(_ batch: Int) -> [UInt8] {
-    let context = #""context":{"app":{"name":"Store","version":"2.4","build":"311"},"device":{"model":"iPhone15,2","manufacturer":"Apple"},"os":{"name":"iOS","version":"18.1"},"library":{"name":"anna-swift","version":"0.13.0"},"locale":"en_US","timezone":"Europe/Berlin","sessionId":1763895600000}"#
+/// with its message id, timestamp, ids and context. With `versions`, each call's
+/// `context.plan` names one of them in turn, as a versioned plan's clients stamp it.
+func typicalBatch(_ batch: Int, versions: [String] = []) -> [UInt8] {
+    let base = #""context":{"app":{"name":"Store","version":"2.4","build":"311"},"device":{"model":"iPhone15,2","manufacturer":"Apple"},"os":{"name":"iOS","version":"18.1"},"library":{"name":"anna-swift","version":"0.13.0"},"locale":"en_US","timezone":"Europe/Berlin","sessionId":1763895600000"#
     var calls: [String] = []
     for index in 0..<100 {
+        let context = base + (versions.isEmpty ? "}" : #","plan":{"name":"Store","version":"\#(versions[index % versions.count])","eventVersion":"1.0.0"}}"#)
         let ids = #""messageId":"019a9b4e-8f3c-7d21-9a4b-\#(String(format: "%012d", batch * 100 + index))","timestamp":"2026-01-01T10:00:00.250Z","anonymousId":"5C1B0E7A-3F0B-4C9E-9D42-7A1C2B3D4E5F","userId":"u-1042","#
         switch index % 20 {
         case 0..<6:
@@ -31,13 +33,38 @@ func typicalBatch(_ batch: Int) -> [UInt8] {
     return Array(("{\"batch\":[" + calls.joined(separator: ",") + "],\"sentAt\":\"2026-01-01T10:00:01.000Z\"}").utf8)
 }
 
+/// The store plan as two released versions, 1.0.0 and 2.0.0 (2.0.0 adds an event), in
+/// a temporary folder: the two-version rows load both.
+func versionedSpecs() throws -> (current: String, released: String) {
+    let text = try String(contentsOf: specURL, encoding: .utf8)
+    let folder = FileManager.default.temporaryDirectory.appending(path: "anna-inspect-benchmark-\(ProcessInfo.processInfo.processIdentifier)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let released = folder.appending(path: "store-1.anna.yml")
+    let current = folder.appending(path: "store-2.anna.yml")
+    try text.replacingOccurrences(of: "\nnamespace: Store\n", with: "\nnamespace: Store\nversion: 1.0.0\n").write(to: released, atomically: true, encoding: .utf8)
+    try text.replacingOccurrences(of: "\nnamespace: Store\n", with: "\nnamespace: Store\nversion: 2.0.0\n")
+        .replacingOccurrences(of: "\nevents:\n", with: "\nevents:\n  wishlistShared:\n    description: Added in 2.0.0.\n").write(to: current, atomically: true, encoding: .utf8)
+    return (current.path, released.path)
+}
+
 let benchmarks: @Sendable () -> Void = {
-    let batches = (0..<100).map(typicalBatch)
+    let batches = (0..<100).map { typicalBatch($0) }
     let harness: InspectorBenchmarkHarness
     do {
         harness = try InspectorBenchmarkHarness(specPath: specURL.path, preparing: Array(batches.prefix(10)))
     } catch {
         print("cannot read \(specURL.path): \(error)")
+        return
+    }
+
+    // Issue 54: the same calls, each naming 1.0.0 or 2.0.0 in turn, with both versions loaded.
+    let versionedBatches = (0..<100).map { typicalBatch($0, versions: ["1.0.0", "2.0.0"]) }
+    let versioned: InspectorBenchmarkHarness
+    do {
+        let specs = try versionedSpecs()
+        versioned = try InspectorBenchmarkHarness(specPaths: [specs.current], releasedSpecPaths: [specs.released], preparing: Array(versionedBatches.prefix(10)))
+    } catch {
+        print("cannot write or read the versioned store specs: \(error)")
         return
     }
 
@@ -63,6 +90,20 @@ let benchmarks: @Sendable () -> Void = {
     // The checks alone, on 1,000 calls already parsed.
     Benchmark("anna inspect: 1,000 parsed calls checked", configuration: .init(scalingFactor: .one)) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(harness.checkPrepared()) }
+    }
+
+    // Issue 54: the same two rows with two plan versions loaded, each call checked
+    // against the version its context.plan names.
+    Benchmark("anna inspect: two plan versions, 10 requests in, 1,000 versioned calls parsed, checked and recorded", configuration: .init(scalingFactor: .one)) { benchmark in
+        var round = 0
+        for _ in benchmark.scaledIterations {
+            for offset in 0..<10 { blackHole(versioned.ingest(batch: versionedBatches[(round + offset) % versionedBatches.count])) }
+            round += 10
+        }
+    }
+
+    Benchmark("anna inspect: two plan versions, 1,000 parsed versioned calls checked", configuration: .init(scalingFactor: .one)) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(versioned.checkPrepared()) }
     }
 
     // Memory for 1,000,000 calls with the default bounds (the last 1,000 calls kept,

@@ -6,11 +6,38 @@ import _AnnaGeneratorCore
 /// value and constraints (with the runtime's own rules and pattern engine), and the
 /// call shape Anna sends (`messageId`, `timestamp`, an id, `context`).
 ///
+/// With several plan versions loaded, a call is checked against the version its
+/// `context.plan` names (see ``PlanVersions``).
+///
 /// Immutable and `Sendable`: one checker serves every connection.
 package struct CallChecker: Sendable {
+    /// The newest plan: the current specs, merged.
     package let plan: InspectionPlan
+    /// Every version loaded; without versions, only ``plan``.
+    package let versions: PlanVersions
+    /// Each version's checker, by its index in ``PlanVersions/versions``, in a class: a
+    /// call is checked in place, without copying the plan's tables (and retaining each) per call.
+    private let checkers: [VersionChecker]
 
-    package init(plan: InspectionPlan) { self.plan = plan }
+    /// One version's checker, built once and shared.
+    private final class VersionChecker: Sendable {
+        let checker: CallChecker
+        init(_ plan: InspectionPlan) { checker = CallChecker(plan: plan) }
+    }
+
+    /// A checker of one plan without versions.
+    package init(plan: InspectionPlan) {
+        self.plan = plan
+        self.versions = PlanVersions(plan: plan)
+        self.checkers = []
+    }
+
+    /// A checker of every version loaded.
+    package init(versions: PlanVersions) {
+        self.plan = versions.newest
+        self.versions = versions
+        self.checkers = versions.versions.map { VersionChecker($0.plan) }
+    }
 
     /// What a call is and what is wrong with it.
     package struct Result: Sendable {
@@ -19,6 +46,11 @@ package struct CallChecker: Sendable {
         /// The event or screen name; the user or group id for the other calls.
         package var name: String
         package var findings: [Finding]
+        /// Whether the plan checked against declares the event or screen (other calls count as declared).
+        package var declared = true
+        /// The version the call was checked against, as reports group by it: `2.3.0`,
+        /// `unversioned`, `9.9.9 (unknown)`; `nil` when no spec declares a version.
+        package var version: String?
     }
 
     /// The call types the inspector knows.
@@ -34,6 +66,55 @@ package struct CallChecker: Sendable {
     ///   - type: The type the endpoint implies (`/v1/track` → `track`), or `nil` in a batch.
     ///   - size: The call's size in bytes of JSON as sent, when known.
     package func check(_ call: JSONValue, type implied: String? = nil, size: Int? = nil) -> Result {
+        guard versions.isVersioned else { return checkAgainstPlan(call, type: implied, size: size) }
+        var result: Result
+        var note: Finding?
+        switch versions.match(call) {
+        case .known(let index):
+            result = checkers[index].checker.checkAgainstPlan(call, type: implied, size: size)
+            result.version = versions.versions[index].label
+            let kind = result.type == "track" ? "event" : "screen"
+            if !versions.versions[index].isNewest, Self.namedTypes.contains(result.type),
+                let reason = versions.versions[index].superseded(kind: kind, name: result.name) {
+                let version = versions.versions[index]
+                note = Finding(
+                    .information, .supersededVersion, call: Self.label(result), path: "context.plan.version",
+                    expected: "the newest version of \(kind) \(JSONValue.quoted(result.name))", actual: "version \(version.version), \(reason)",
+                    at: (kind == "event" ? version.plan.events[result.name] : version.plan.screens[result.name])?.location)
+            }
+        case .unknown(let name, let version):
+            // No plan to check against: only the call's shape is checked.
+            result = checkAgainstPlan(call, type: implied, size: size)
+            result.findings.removeAll { $0.rule != .callShape }
+            let named = versions.versions.contains { $0.label.contains(" ") } ? "\(name ?? "no name") \(version)" : version
+            result.version = "\(named) (unknown)"
+            note = Finding(
+                .error, .unknownVersion, call: Self.label(result), path: "context.plan.version", expected: "a known plan version: \(versions.knownVersions)",
+                actual: JSONValue.quoted(named), at: nil)
+        case .unversioned:
+            result = checkAgainstPlan(call, type: implied, size: size)
+            result.version = "unversioned"
+            if CallChecker.types.contains(result.type) {
+                note = Finding(
+                    .information, .unversioned, call: Self.label(result), path: "context.plan",
+                    expected: "a plan version (checked against the newest)", actual: "none", at: nil)
+            }
+        }
+        if let note { result.findings.append(note) }
+        for index in result.findings.indices { result.findings[index].version = result.version }
+        return result
+    }
+
+    /// How findings name a call: `track 'songPlayed'`, `identify`.
+    private static func label(_ result: Result) -> String {
+        namedTypes.contains(result.type) ? "\(result.type) \(JSONValue.quoted(result.name))" : result.type
+    }
+
+    /// The call types named by an event or screen.
+    private static let namedTypes: Set<String> = ["track", "screen", "page"]
+
+    /// Checks one call against ``plan`` alone.
+    private func checkAgainstPlan(_ call: JSONValue, type implied: String?, size: Int?) -> Result {
         var findings: [Finding] = []
         guard case .object = call else {
             findings.append(Finding(.error, .callShape, call: "call", path: "", expected: "a JSON object", actual: call.kindName, at: nil))
@@ -80,7 +161,12 @@ package struct CallChecker: Sendable {
         if let size, size > Self.maximumCallBytes {
             findings.append(Finding(.error, .callShape, call: label, path: "", expected: "a call of at most 32 KB, as Segment's API takes (it refuses larger ones)", actual: "\(size) bytes", at: nil))
         }
-        return Result(type: type, name: name, findings: findings)
+        let declared = switch type {
+        case "track": plan.events[name] != nil
+        case "screen", "page": plan.screens[name] != nil
+        default: true
+        }
+        return Result(type: type, name: name, findings: findings, declared: declared)
     }
 
     private func requiredString(_ call: JSONValue, _ key: String, label: String, into findings: inout [Finding]) -> String? {

@@ -8,6 +8,8 @@ package struct Finding: Sendable, Hashable, Codable {
         case error
         /// Worth a look (a deprecated event, a PII property): fails the gate only with `--fail-on-warnings`.
         case warning
+        /// Information, never a failure: a call from a version that a newer plan changed, or one that names no version.
+        case information
     }
 
     /// What kind of check found it.
@@ -24,6 +26,12 @@ package struct Finding: Sendable, Hashable, Codable {
         case pii
         case callShape = "call-shape"
         case request
+        /// The call names a plan version no loaded spec declares.
+        case unknownVersion = "unknown-version"
+        /// The call's version is older, and the newest version changed or removed its event.
+        case supersededVersion = "superseded-version"
+        /// The call names no plan version; it was checked against the newest.
+        case unversioned
     }
 
     package var severity: Severity
@@ -38,6 +46,9 @@ package struct Finding: Sendable, Hashable, Codable {
     package var file: String?
     package var line: Int?
     package var column: Int?
+    /// The plan version the call was checked against, as reports group by it; `nil`
+    /// when no loaded spec declares a version.
+    package var version: String?
 
     package init(
         _ severity: Severity, _ rule: Rule, call: String, path: String, expected: String, actual: String,

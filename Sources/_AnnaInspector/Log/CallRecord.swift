@@ -19,8 +19,12 @@ package struct CallRecord: Sendable, Codable, Hashable {
     package var findings: [Finding]
     /// The call's JSON (cut at ``InspectorLimits/maximumCallText``); for a refused request, its first bytes.
     package var json: String
+    /// The plan version the call was checked against (see ``CallChecker/Result/version``); `nil` without versions.
+    package var version: String?
 
-    package init(id: Int, time: Double, endpoint: String, type: String, name: String, status: Status, findings: [Finding], json: String) {
+    package init(
+        id: Int, time: Double, endpoint: String, type: String, name: String, status: Status, findings: [Finding], json: String, version: String? = nil
+    ) {
         self.id = id
         self.time = time
         self.endpoint = endpoint
@@ -29,12 +33,13 @@ package struct CallRecord: Sendable, Codable, Hashable {
         self.status = status
         self.findings = findings
         self.json = json
+        self.version = version
     }
 
     /// The status a call's findings give it.
     package static func status(of findings: [Finding]) -> Status {
         if findings.contains(where: { $0.severity == .error }) { return .invalid }
-        return findings.isEmpty ? .valid : .warning
+        return findings.contains(where: { $0.severity == .warning }) ? .warning : .valid
     }
 }
 

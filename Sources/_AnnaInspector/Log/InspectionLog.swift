@@ -13,6 +13,8 @@ package struct InspectionLog: Sendable {
         package var name: String
         /// Whether the plan declares it (events and screens; other calls count as declared).
         package var declared: Bool
+        /// The plan version its calls were checked against; `nil` without versions.
+        package var version: String?
         package var seen = 0
         package var valid = 0
         package var invalid = 0
@@ -37,6 +39,8 @@ package struct InspectionLog: Sendable {
         package var callsWithWarnings = 0
         package var errors = 0
         package var warnings = 0
+        /// Information (a call from a superseded or no version); `nil` while there is none.
+        package var information: Int?
         /// Calls whose record was pushed out of the ring.
         package var callsNotKept = 0
         /// Findings counted in the totals but not kept as distinct entries.
@@ -50,6 +54,8 @@ package struct InspectionLog: Sendable {
     package private(set) var nextID = 1
     private var stats: [String: NameStats] = [:]
     private var statsOrder: [String] = []
+    /// Calls seen per type and name, whatever their version (kept only with versions; bounded as the table).
+    private var seenByName: [String: Int] = [:]
     private var findingIndex: [FindingKey: Int] = [:]
     package private(set) var findings: [FindingCount] = []
 
@@ -62,6 +68,9 @@ package struct InspectionLog: Sendable {
         /// Refusals differ by what was wrong; other findings are one whatever arrived.
         var refusal: String
         var line: Int?
+        /// Versions' specs are different files, and their calls are counted apart.
+        var file: String?
+        var version: String?
     }
 
     package init(limits: InspectorLimits) {
@@ -70,13 +79,14 @@ package struct InspectionLog: Sendable {
     }
 
     /// Records one call or refused request and returns it with its id.
+    /// - Parameter version: The plan version it was checked against, which the table groups by.
     package mutating func record(
         time: Double, endpoint: String, type: String, name: String, findings callFindings: [Finding], json: String, rejected: Bool = false,
-        declared: Bool = true
+        declared: Bool = true, version: String? = nil
     ) -> CallRecord {
         let status: CallRecord.Status = rejected ? .rejected : CallRecord.status(of: callFindings)
         let text = json.utf8.count > limits.maximumCallText ? String(decoding: json.utf8.prefix(limits.maximumCallText), as: UTF8.self) + "…" : json
-        let record = CallRecord(id: nextID, time: time, endpoint: endpoint, type: type, name: name, status: status, findings: callFindings, json: text)
+        let record = CallRecord(id: nextID, time: time, endpoint: endpoint, type: type, name: name, status: status, findings: callFindings, json: text, version: version)
         nextID += 1
         if rejected {
             totals.rejectedRequests += 1
@@ -87,12 +97,17 @@ package struct InspectionLog: Sendable {
             case .warning: totals.validCalls += 1; totals.callsWithWarnings += 1
             default: totals.invalidCalls += 1
             }
-            count(type: type, name: name, status: status, time: time, declared: declared)
+            count(type: type, name: name, status: status, time: time, declared: declared, version: version)
         }
         for finding in callFindings {
-            if finding.severity == .error { totals.errors += 1 } else { totals.warnings += 1 }
+            switch finding.severity {
+            case .error: totals.errors += 1
+            case .warning: totals.warnings += 1
+            case .information: totals.information = (totals.information ?? 0) + 1
+            }
             let key = FindingKey(rule: finding.rule, severity: finding.severity, call: finding.call, path: finding.path, expected: finding.expected,
-                refusal: finding.rule == .request ? finding.actual : "", line: finding.line)
+                refusal: finding.rule == .request ? finding.actual : "", line: finding.line,
+                file: finding.version == nil ? nil : finding.file, version: finding.version)
             if let index = findingIndex[key] {
                 findings[index].count += 1
             } else if findings.count < limits.maximumFindings {
@@ -123,9 +138,11 @@ package struct InspectionLog: Sendable {
     /// for the type (identify, group, alias: their names are user and group ids).
     package static func isNamed(_ type: String) -> Bool { type == "track" || type == "screen" || type == "page" }
 
-    private mutating func count(type: String, name: String, status: CallRecord.Status, time: Double, declared: Bool) {
+    private mutating func count(type: String, name: String, status: CallRecord.Status, time: Double, declared: Bool, version: String?) {
         let name = Self.isNamed(type) ? name : ""
-        var key = type + "\u{0}" + name
+        let named = type + "\u{0}" + name
+        if version != nil, seenByName[named] != nil || seenByName.count < limits.maximumNames { seenByName[named, default: 0] += 1 }
+        var key = version.map { named + "\u{0}" + $0 } ?? named
         if stats[key] == nil, stats.count >= limits.maximumNames {
             key = "(other)"
             if stats[key] == nil {
@@ -134,7 +151,7 @@ package struct InspectionLog: Sendable {
             }
         }
         if stats[key] == nil {
-            stats[key] = NameStats(type: type, name: name, declared: declared)
+            stats[key] = NameStats(type: type, name: name, declared: declared, version: version)
             statsOrder.append(key)
         }
         stats[key]?.seen += 1
@@ -160,6 +177,9 @@ package struct InspectionLog: Sendable {
     /// The table's rows, in first-seen order.
     package var table: [NameStats] { statsOrder.compactMap { stats[$0] } }
 
-    /// How often a call type and name was seen.
-    package func seen(type: String, name: String) -> Int { stats[type + "\u{0}" + name]?.seen ?? 0 }
+    /// How often a call type and name was seen, in any version, or in one version's group.
+    package func seen(type: String, name: String, version: String? = nil) -> Int {
+        guard let version else { return seenByName[type + "\u{0}" + name] ?? stats[type + "\u{0}" + name]?.seen ?? 0 }
+        return stats[type + "\u{0}" + name + "\u{0}" + version]?.seen ?? 0
+    }
 }

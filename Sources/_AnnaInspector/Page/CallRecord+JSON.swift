@@ -11,6 +11,10 @@ extension CallRecord {
             out.append(contentsOf: ",\"\(key)\":".utf8)
             JSONValue.writeString(value, into: &out)
         }
+        if let version {
+            out.append(contentsOf: #","version":"#.utf8)
+            JSONValue.writeString(version, into: &out)
+        }
         out.append(contentsOf: #","findings":["#.utf8)
         for (index, finding) in findings.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -48,7 +52,8 @@ extension Finding {
 
 extension Inspector {
     /// `/api/state`: the totals, the table, the plan's declarations, which were seen,
-    /// and the kept calls (without their JSON), oldest first.
+    /// and the kept calls (without their JSON), oldest first; with plan versions, also
+    /// each version's declarations (`versions`), and each row's and call's `version`.
     package func stateJSON(liveClients: Int, extra: [(String, Int)] = []) -> [UInt8] {
         let log = self.log
         let plan = checker.plan
@@ -59,7 +64,7 @@ extension Inspector {
             ("requests", totals.requests), ("rejectedRequests", totals.rejectedRequests), ("calls", totals.calls), ("validCalls", totals.validCalls),
             ("invalidCalls", totals.invalidCalls), ("callsWithWarnings", totals.callsWithWarnings), ("errors", totals.errors),
             ("warnings", totals.warnings), ("callsNotKept", totals.callsNotKept), ("findingsNotKept", totals.findingsNotKept), ("liveClients", liveClients),
-        ] + extra
+        ] + extra + (totals.information.map { [("information", $0)] } ?? [])
         out.append(contentsOf: numbers.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",").utf8)
         out.append(contentsOf: #"},"table":["#.utf8)
         for (index, row) in log.table.enumerated() {
@@ -68,9 +73,39 @@ extension Inspector {
             JSONValue.writeString(row.type, into: &out)
             out.append(contentsOf: #","name":"#.utf8)
             JSONValue.writeString(row.name, into: &out)
+            if let version = row.version {
+                out.append(contentsOf: #","version":"#.utf8)
+                JSONValue.writeString(version, into: &out)
+            }
             out.append(contentsOf: ",\"declared\":\(row.declared),\"seen\":\(row.seen),\"valid\":\(row.valid),\"invalid\":\(row.invalid),\"warnings\":\(row.warnings),\"lastSeen\":\(row.lastSeen)}".utf8)
         }
-        out.append(contentsOf: #"],"declared":["#.utf8)
+        out.append(contentsOf: #"],"declared":"#.utf8)
+        Self.writeDeclarations(of: plan, into: &out)
+        let versions = checker.versions
+        if versions.isVersioned {
+            out.append(contentsOf: #","versions":["#.utf8)
+            for (index, version) in versions.versions.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: #"{"version":"#.utf8)
+                JSONValue.writeString(version.label, into: &out)
+                out.append(contentsOf: ",\"newest\":\(version.isNewest),\"declared\":".utf8)
+                Self.writeDeclarations(of: version.plan, into: &out)
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(contentsOf: #","calls":["#.utf8)
+        for (index, record) in log.recent.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            record.writeJSON(into: &out, includingJSON: false)
+        }
+        out.append(contentsOf: "]}".utf8)
+        return out
+    }
+
+    /// `[{"kind":…,"name":…,"location":…,"deprecated":…}, …]`: a plan's events, then its screens.
+    private static func writeDeclarations(of plan: InspectionPlan, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
         for (index, item) in plan.declarationOrder.enumerated() {
             guard let declaration = item.kind == "event" ? plan.events[item.name] : plan.screens[item.name] else { continue }
             if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -83,13 +118,7 @@ extension Inspector {
             JSONValue.writeString("\(SpecPath.shown(location.file)):\(location.line):\(location.column)", into: &out)
             out.append(contentsOf: ",\"deprecated\":\(declaration.deprecation != nil)}".utf8)
         }
-        out.append(contentsOf: #"],"calls":["#.utf8)
-        for (index, record) in log.recent.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            record.writeJSON(into: &out, includingJSON: false)
-        }
-        out.append(contentsOf: "]}".utf8)
-        return out
+        out.append(UInt8(ascii: "]"))
     }
 
     /// One Server-Sent Events message carrying `records` (without their JSON).

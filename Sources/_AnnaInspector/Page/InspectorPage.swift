@@ -3,7 +3,8 @@
 ///
 /// Every payload and spec text reaches the document through `textContent`, never as
 /// markup, so a hostile event name renders as text. The address's fragment sets the
-/// filters: `#q=checkout&status=invalid`.
+/// filters: `#q=checkout&status=invalid`. With plan versions, each call shows the
+/// version it was checked against, and the table and coverage are grouped by version.
 package enum InspectorPage {
     package static let html = #"""
 <!doctype html>
@@ -44,6 +45,8 @@ th.n { width: 4.2em; } th.t { width: 7.5em; } td:first-child, .name, .loc, ul.fi
 td.num { text-align: right; font-variant-numeric: tabular-nums; } td.bad { color: var(--bad); font-weight: 600; }
 tr.undeclared td:first-child::after { content: " (not in the plan)"; color: var(--bad); font-size: 12px; }
 #coverage li { padding: 2px 0; } .muted { color: var(--muted); }
+.version { font-size: 12px; border: 1px solid var(--line); border-radius: 10px; padding: 0 6px; margin-right: 6px; color: var(--muted); }
+tr.group td, #coverage li.group { font-weight: 600; background: #f6f8fa; }
 </style>
 </head>
 <body>
@@ -85,7 +88,18 @@ tr.undeclared td:first-child::after { content: " (not in the plan)"; color: var(
 "use strict";
 const $ = (id) => document.getElementById(id);
 const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = String(text); return e; };
-const state = { lastId: 0, totals: { calls: 0, validCalls: 0, invalidCalls: 0, callsWithWarnings: 0, rejectedRequests: 0 }, rows: new Map(), declared: [], seen: new Set() };
+const state = { lastId: 0, totals: { calls: 0, validCalls: 0, invalidCalls: 0, callsWithWarnings: 0, rejectedRequests: 0 }, rows: new Map(), declared: [], seen: new Set(), versions: null };
+const rowKey = (c) => c.type + "\u0000" + c.name + (c.version ? "\u0000" + c.version : "");
+const markSeen = (c) => {
+  const kind = c.type === "track" ? "event" : (c.type === "screen" || c.type === "page") ? "screen" : null;
+  if (!kind) return;
+  state.seen.add(kind + ":" + c.name); if (c.version) state.seen.add(c.version + "\u0000" + kind + ":" + c.name);
+};
+const declaredIn = (c) => {
+  const version = state.versions && state.versions.find((v) => v.version === c.version);
+  const list = version ? version.declared : state.declared;
+  return c.type === "track" ? list.some((d) => d.kind === "event" && d.name === c.name) : (c.type === "screen" || c.type === "page") ? list.some((d) => d.kind === "screen" && d.name === c.name) : true;
+};
 const params = new URLSearchParams(location.hash.slice(1));
 $("q").value = params.get("q") || "";
 $("status").value = params.get("status") || "";
@@ -105,11 +119,13 @@ $("q").addEventListener("input", applyFilters); $("status").addEventListener("ch
 function callItem(c) {
   const li = el("li", "call");
   li.dataset.status = c.status; li.dataset.name = c.name; li.dataset.type = c.type; li.dataset.id = c.id;
-  li.append(el("span", "badge " + c.status, c.status === "warning" ? "warning" : c.status), el("span", "type", c.type), el("span", "name", label(c)));
+  li.append(el("span", "badge " + c.status, c.status === "warning" ? "warning" : c.status), el("span", "type", c.type));
+  if (c.version) { li.dataset.version = c.version; li.append(el("span", "version", c.version)); }
+  li.append(el("span", "name", label(c)));
   li.append(el("span", "time", new Date(c.time * 1000).toLocaleTimeString()));
   if (c.findings.length) {
     const ul = el("ul", "findings");
-    for (const f of c.findings) { const item = el("li", f.severity === "error" ? "" : "muted", f.message); if (f.location) item.append(el("span", "loc", f.location)); ul.append(item); }
+    for (const f of c.findings) { const item = el("li", f.severity === "error" ? "" : "muted", f.message); item.dataset.rule = f.rule; if (f.location) item.append(el("span", "loc", f.location)); ul.append(item); }
     li.append(ul);
   }
   li.addEventListener("click", async () => {
@@ -129,10 +145,20 @@ function renderTotals() {
 function renderTable() {
   const body = $("table"); body.replaceChildren();
   const rows = [...state.rows.values()].sort((a, b) => b.lastSeen - a.lastSeen);
-  for (const r of rows) {
-    const tr = el("tr", r.declared ? "" : "undeclared"); tr.dataset.name = r.name;
+  const groups = [];
+  if (state.versions) {
+    const order = state.versions.map((v) => v.version);
+    for (const r of rows) if (r.version && !order.includes(r.version)) order.push(r.version);
+    for (const v of order) { const inGroup = rows.filter((r) => r.version === v); if (inGroup.length) groups.push([v, inGroup]); }
+    const rest = rows.filter((r) => !r.version); if (rest.length) groups.push([null, rest]);
+  } else groups.push([null, rows]);
+  for (const [version, inGroup] of groups) {
+  if (version !== null) { const head = el("tr", "group"); head.dataset.version = version; const td = el("td", "", "Version " + version); td.colSpan = 5; head.append(td); body.append(head); }
+  for (const r of inGroup) {
+    const tr = el("tr", r.declared ? "" : "undeclared"); tr.dataset.name = r.name; if (r.version) tr.dataset.version = r.version;
     tr.append(el("td", "", (r.type === "track" ? "" : r.type + " ") + r.name), el("td", "num", r.seen), el("td", "num", r.valid), el("td", "num" + (r.invalid ? " bad" : ""), r.invalid), el("td", "", new Date(r.lastSeen * 1000).toLocaleTimeString()));
     body.append(tr);
+  }
   }
 }
 function renderCoverage() {
@@ -143,6 +169,15 @@ function renderCoverage() {
     const li = el("li", "", d.kind + " " + d.name); li.dataset.name = d.name; li.append(el("span", "loc", d.location)); list.append(li);
   }
   $("coverage-count").textContent = seen + " of " + state.declared.length + " seen";
+  for (const v of state.versions || []) {
+    const head = el("li", "group"); head.dataset.version = v.version; list.append(head);
+    let versionSeen = 0;
+    for (const d of v.declared) {
+      if (state.seen.has(v.version + "\u0000" + d.kind + ":" + d.name)) { versionSeen++; continue; }
+      const li = el("li", "", d.kind + " " + d.name); li.dataset.name = d.name; li.dataset.version = v.version; li.append(el("span", "loc", d.location)); list.append(li);
+    }
+    head.textContent = "Version " + v.version + (v.newest ? " (newest)" : "") + ": " + versionSeen + " of " + v.declared.length + " seen";
+  }
 }
 function add(calls) {
   const list = $("calls");
@@ -152,11 +187,10 @@ function add(calls) {
     const t = state.totals;
     if (c.status === "rejected") t.rejectedRequests++; else { t.calls++; if (c.status === "invalid") t.invalidCalls++; else t.validCalls++; if (c.status === "warning") t.callsWithWarnings++; }
     if (c.status !== "rejected") {
-      const key = c.type + "\u0000" + c.name;
-      const declared = c.type === "track" ? state.declared.some((d) => d.kind === "event" && d.name === c.name) : (c.type === "screen" || c.type === "page") ? state.declared.some((d) => d.kind === "screen" && d.name === c.name) : true;
-      const row = state.rows.get(key) || { type: c.type, name: c.name, declared, seen: 0, valid: 0, invalid: 0, lastSeen: 0 };
+      const key = rowKey(c);
+      const row = state.rows.get(key) || { type: c.type, name: c.name, version: c.version, declared: declaredIn(c), seen: 0, valid: 0, invalid: 0, lastSeen: 0 };
       row.seen++; if (c.status === "invalid") row.invalid++; else row.valid++; row.lastSeen = c.time; state.rows.set(key, row);
-      if (c.type === "track") state.seen.add("event:" + c.name); if (c.type === "screen" || c.type === "page") state.seen.add("screen:" + c.name);
+      markSeen(c);
     }
     const li = callItem(c); li.hidden = !matches(li); list.prepend(li);
   }
@@ -169,8 +203,8 @@ source.addEventListener("calls", (e) => { const calls = JSON.parse(e.data); if (
 source.onopen = () => { $("live").className = "on"; $("live").textContent = "live"; };
 source.onerror = () => { $("live").className = "off"; $("live").textContent = "reconnecting"; };
 fetch("/api/state").then((r) => r.json()).then((s) => {
-  state.declared = s.declared;
-  for (const r of s.table) { state.rows.set(r.type + "\u0000" + r.name, r); if (r.type === "track") state.seen.add("event:" + r.name); if (r.type === "screen" || r.type === "page") state.seen.add("screen:" + r.name); }
+  state.declared = s.declared; state.versions = s.versions || null;
+  for (const r of s.table) { state.rows.set(rowKey(r), r); markSeen(r); }
   state.totals = s.totals; state.loaded = true;
   const list = $("calls");
   for (const c of s.calls) { const li = callItem(c); li.hidden = !matches(li); list.prepend(li); state.lastId = Math.max(state.lastId, c.id); }

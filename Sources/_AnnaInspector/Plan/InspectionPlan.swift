@@ -19,6 +19,8 @@ package struct InspectionPlan: Sendable {
         /// Its properties, in file order.
         package var properties: [PropertyRule]
         package var location: SourceLocation
+        /// The event's own version (`version:` under it, or 1.0.0).
+        package var version: PlanVersion = .initial
     }
 
     /// One declared property and what a value of it must be.
@@ -106,7 +108,7 @@ package struct InspectionPlan: Sendable {
                     let name = naming(event.name)
                     let declaration = Declaration(
                         name: name, kind: kind, deprecation: event.deprecationMessage,
-                        properties: event.parameters.map { builder.rule(for: $0) }, location: event.location)
+                        properties: event.parameters.map { builder.rule(for: $0) }, location: event.location, version: event.version)
                     if kind == "event", events[name] == nil {
                         events[name] = declaration
                         eventOrder.append(name)

@@ -17,8 +17,13 @@ package final class Inspector: @unchecked Sendable {  // `state` is guarded by `
     /// The clock: seconds since 1970; tests set a fixed one.
     private let now: @Sendable () -> Double
 
-    package init(plan: InspectionPlan, limits: InspectorLimits = InspectorLimits(), now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
-        self.checker = CallChecker(plan: plan)
+    package convenience init(plan: InspectionPlan, limits: InspectorLimits = InspectorLimits(), now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+        self.init(versions: PlanVersions(plan: plan), limits: limits, now: now)
+    }
+
+    /// An inspector that checks each call against the plan version it names.
+    package init(versions: PlanVersions, limits: InspectorLimits = InspectorLimits(), now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+        self.checker = CallChecker(versions: versions)
         self.limits = limits
         self.state = InspectionLog(limits: limits)
         self.now = now
@@ -121,16 +126,11 @@ package final class Inspector: @unchecked Sendable {  // `state` is guarded by `
             checked.append((checker.check(call, type: implied, size: range.count), String(decoding: text, as: UTF8.self)))
         }
         let time = now()
-        let plan = checker.plan
         let (records, observers) = lock.withLock { () -> ([CallRecord], [@Sendable ([CallRecord]) -> Void]) in
             let records = checked.map { result, text in
-                let declared = switch result.type {
-                case "track": plan.events[result.name] != nil
-                case "screen", "page": plan.screens[result.name] != nil
-                default: true
-                }
-                return state.record(
-                    time: time, endpoint: request.path, type: result.type, name: result.name, findings: result.findings, json: text, declared: declared)
+                state.record(
+                    time: time, endpoint: request.path, type: result.type, name: result.name, findings: result.findings, json: text,
+                    declared: result.declared, version: result.version)
             }
             return (records, Array(self.observers.values))
         }

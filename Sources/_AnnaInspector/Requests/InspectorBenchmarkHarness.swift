@@ -19,6 +19,26 @@ import _AnnaGeneratorCore
         }
     }
 
+    /// An inspector with the default limits on several versions of a plan: the specs at
+    /// `specPaths` (the current ones) and at `releasedSpecPaths`, each declaring its `version:`.
+    /// - Throws: ``SpecError`` when a spec cannot be read or has errors.
+    public init(specPaths: [String], releasedSpecPaths: [String], preparing batches: [[UInt8]] = []) throws(SpecError) {
+        func load(_ path: String) throws(SpecError) -> TrackingSpec {
+            let (spec, diagnostics) = AnnaGenerator().check(try AnnaGenerator.read(path), file: path)
+            guard let spec else { throw SpecError(diagnostics: diagnostics) }
+            return spec
+        }
+        var current: [TrackingSpec] = []
+        for path in specPaths { current.append(try load(path)) }
+        var released: [TrackingSpec] = []
+        for path in releasedSpecPaths { released.append(try load(path)) }
+        inspector = Inspector(versions: PlanVersions(current: current, released: released))
+        prepared = batches.flatMap { bytes -> [JSONValue] in
+            guard case .array(let calls)? = (try? JSONParser.parse(bytes))?["batch"] else { return [] }
+            return calls
+        }
+    }
+
     /// Takes one `/v1/batch` request as the server would: parse, check, record.
     /// - Returns: The HTTP status it answers.
     public func ingest(batch body: [UInt8]) -> Int {
