@@ -1,5 +1,6 @@
 // anna-inspect serves only with the Inspector trait (`swift test --traits Inspector`).
 #if Inspector
+import Anna
 import Foundation
 import Testing
 #if canImport(FoundationNetworking)
@@ -120,6 +121,37 @@ import FoundationNetworking
         (json["findings"] as? [[String: Any]] ?? []).map {
             "\($0["version"] as? String ?? "-") \($0["severity"] as? String ?? "") \($0["rule"] as? String ?? "") \($0["path"] as? String ?? "")"
         }.sorted()
+    }
+
+    /// A real client: Anna's `DurableProvider` sends events whose metadata names the
+    /// plan version (as the generated factories of a versioned plan attach it), the
+    /// Segment wire carries it as `context.plan`, and the inspector checks each call by
+    /// the version it names.
+    @Test func aDurableProvidersCallsAreCheckedByTheVersionTheyName() async throws {
+        let folder = try Self.plans()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inspector = try InspectorProcess(["music.anna.yml", "--plan-versions", "released", "--report-json", "report.json"], in: folder)
+        let provider = try DurableProvider(
+            endpoint: inspector.address.appending(path: "v1/batch"), writeKey: "k", storage: .memory(limit: 1 << 20))
+        func event(_ name: String, _ parameters: [String: AnalyticsValue], _ version: String, _ eventVersion: String) -> AnalyticsEvent {
+            AnalyticsEvent(
+                name: name, parameters: parameters,
+                metadata: .init(plan: AnalyticsEvent.PlanReference(name: "Music", version: version, eventVersion: eventVersion)))
+        }
+        let events = [
+            event("songPlayed", ["songID": "s-1", "quality": "high", "position": 3], "1.0.0", "1.0.0"),
+            event("songPlayed", ["songID": "s-2", "position": "0:42"], "2.0.0", "2.0.0"),
+            event("playlistCreated", ["title": "Runs"], "2.0.0", "1.0.0"),
+        ]
+        var context = AnalyticsContext(os: .init(name: "Linux", version: "6"))
+        context.planBranch = "main"
+        try await provider.receive(events.map { AnalyticsEnvelope(event: $0, messageID: UUID(), timestamp: Date(), anonymousID: "a-1", context: context) })
+        try await provider.flush()
+        await provider.shutdown()
+        #expect(provider.metrics.delivered == 3)
+        _ = try await inspector.stop(SIGTERM)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appending(path: "report.json"))) as? [String: Any] ?? [:]
+        #expect(Self.findings(json) == ["1.0.0 information superseded-version context.plan.version"], "each call fits the version it names")
     }
 
     @Test func eachCallIsCheckedByItsOwnVersionAndEveryReportGroupsByVersion() async throws {
