@@ -48,6 +48,13 @@ import _AnnaGeneratorCore
         let unknown = try checker.check(Self.call("songPlayed", #""sku":"k""#, plan: #"{"name":"Shop","version":"2.0.0"}"#))
         #expect(Self.summary(unknown) == ["Shop 2.0.0 (unknown) error unknown-version context.plan.version"])
         #expect(unknown.findings.first?.expected == "a known plan version: Music 1.0.0, Music 2.0.0, Shop 1.0.0")
+        // Only events and screens carry a version: an identify call without one is no
+        // finding (check-one-wire.py fails on any), an event call without one is.
+        let identify = try checker.check(
+            JSONParser.parse(Array(#"{"type":"identify","userId":"u-1","traits":{},"messageId":"m","anonymousId":"a"}"#.utf8)))
+        #expect(!identify.findings.contains { $0.rule == .unversioned }, "\(Self.summary(identify))")
+        let event = try checker.check(Self.call("songPlayed", #""songID":"s""#, plan: nil))
+        #expect(Self.summary(event) == ["unversioned information unversioned context.plan"])
     }
 
     @Test func withoutAVersionedSpecNothingSpeaksOfVersions() throws {

@@ -94,7 +94,9 @@ package struct CallChecker: Sendable {
         case .unversioned:
             result = checkAgainstPlan(call, type: implied, size: size)
             result.version = "unversioned"
-            if CallChecker.types.contains(result.type) {
+            // Only events and screens carry the plan's version: identify, group and
+            // alias come from no event's definition, in Swift, TypeScript or Kotlin.
+            if Self.namedTypes.contains(result.type) {
                 note = Finding(
                     .information, .unversioned, call: Self.label(result), path: "context.plan",
                     expected: "a plan version (checked against the newest)", actual: "none", at: nil)
