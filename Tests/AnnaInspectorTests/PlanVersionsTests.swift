@@ -54,7 +54,7 @@ import _AnnaGeneratorCore
             JSONParser.parse(Array(#"{"type":"identify","userId":"u-1","traits":{},"messageId":"m","anonymousId":"a"}"#.utf8)))
         #expect(!identify.findings.contains { $0.rule == .unversioned }, "\(Self.summary(identify))")
         let event = try checker.check(Self.call("songPlayed", #""songID":"s""#, plan: nil))
-        #expect(Self.summary(event) == ["unversioned information unversioned context.plan"])
+        #expect(event.findings.contains { $0.rule == .unversioned }, "\(Self.summary(event))")
     }
 
     @Test func withoutAVersionedSpecNothingSpeaksOfVersions() throws {
