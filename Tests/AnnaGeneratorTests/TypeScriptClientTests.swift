@@ -72,4 +72,40 @@ struct TypeScriptClientTests {
         try #require(exit == 0, "node failed:\n\(printed)")
         #expect(try ClientCompilers.parsedLines(printed) == ClientCompilers.expectedWire(), "node printed:\n\(printed)")
     }
+
+    /// Node runs `annaWebViewClient` of the Shop's module in both namings, compiled
+    /// with ES2019's library and no DOM: outside the app each call goes to the page's
+    /// client (without PII) or nowhere; with a fake `webkit.messageHandlers.anna`
+    /// installed after the client was made, each call is posted as one JSON string of
+    /// message format 1 (objects, lists of objects, optionals, dates and enums as the
+    /// class sends them, the naming, the plan's context), and so are `reset`, opt-out
+    /// and consent. `Fixtures/ClientRun/webview*.jsonl` hold the exact lines.
+    @Test func nodePostsEachCallToTheWebViewsMessageHandler() async throws {
+        try #require(ClientCompilers.isInstalled("node") || ClientCompilers.required, "node is not installed")
+        let directory = try ClientCompilers.temporaryDirectory("typescript-webview")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let shop = Fixtures.packageRoot.appending(path: "Examples/Shop/Sources/ShopAnalytics/shop.anna.yml")
+        var files: [URL] = []
+        for naming in ClientNaming.allCases {
+            let folder = directory.appending(path: naming.rawValue)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            files.append(try ClientCompilers.generate(shop, .typescript, into: folder, name: "shop.anna.ts", options: ClientOptions(naming: naming)))
+            let program = folder.appending(path: "webview.ts")
+            try FileManager.default.copyItem(at: Fixtures.directory.appending(path: "ClientRun/webview.ts"), to: program)
+            files.append(program)
+        }
+        let out = directory.appending(path: "out")
+        let (status, output) = try await SwiftCompiler.run(
+            ["-n", "10", "tsc", "--strict", "--noUnusedLocals", "--noUnusedParameters", "--module", "commonjs", "--target", "es2019",
+             "--lib", "es2019", "--rootDir", directory.path, "--outDir", out.path, "--pretty", "false"] + files.map(\.path),
+            executable: "nice")
+        try #require(status == 0, "tsc failed:\n\(output)")
+        for naming in ClientNaming.allCases {
+            let (exit, printed) = try await SwiftCompiler.run([out.appending(path: "\(naming.rawValue)/webview.js").path], executable: "node")
+            try #require(exit == 0, "node failed:\n\(printed)")
+            let expected = Fixtures.directory.appending(path: "ClientRun/webview\(naming == .spec ? "" : "-" + naming.rawValue).jsonl")
+            let lines = try ClientCompilers.parsedLines(String(contentsOf: expected, encoding: .utf8))
+            #expect(try ClientCompilers.parsedLines(printed) == lines, "node printed with the naming \(naming.rawValue):\n\(printed)")
+        }
+    }
 }
