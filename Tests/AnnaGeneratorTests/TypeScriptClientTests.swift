@@ -108,4 +108,38 @@ struct TypeScriptClientTests {
             #expect(try ClientCompilers.parsedLines(printed) == lines, "node printed with the naming \(naming.rawValue):\n\(printed)")
         }
     }
+
+    /// The web-view lane of `scripts/one-wire/wire-calls.ts`, compiled as
+    /// check-one-wire.py compiles it: `--webview-messages FILE` writes one line per call,
+    /// each the JSON string posted, for the app's bridge to read on the Swift side.
+    @Test func oneWiresWebViewLaneWritesOneMessageALine() async throws {
+        try #require(ClientCompilers.isInstalled("node") || ClientCompilers.required, "node is not installed")
+        let directory = try ClientCompilers.temporaryDirectory("typescript-webview-lane")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let shop = Fixtures.packageRoot.appending(path: "Examples/Shop/Sources/ShopAnalytics/shop.anna.yml")
+        let module = try ClientCompilers.generate(shop, .typescript, into: directory, name: "shop.anna.ts")
+        let program = directory.appending(path: "wire-calls.ts")
+        try FileManager.default.copyItem(at: Fixtures.packageRoot.appending(path: "scripts/one-wire/wire-calls.ts"), to: program)
+        let (status, output) = try await SwiftCompiler.run(
+            ["-n", "10", "tsc", "--strict", "--target", "es2020", "--module", "commonjs", "--lib", "es2020",
+             "--outDir", directory.appending(path: "out").path, "--pretty", "false", module.path, program.path],
+            executable: "nice")
+        try #require(status == 0, "tsc failed:\n\(output)")
+        let file = directory.appending(path: "messages.jsonl")
+        try Data("a line of an earlier run\n".utf8).write(to: file)
+        let (exit, printed) = try await SwiftCompiler.run(
+            [directory.appending(path: "out/wire-calls.js").path, "--webview-messages", file.path], executable: "node")
+        try #require(exit == 0, "node failed:\n\(printed)")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let messages = try ClientCompilers.parsedLines(text)
+        #expect(text.split(separator: "\n").count == messages.count && text.hasSuffix("}\n"))
+        #expect(messages.allSatisfy { $0["anna"] as? Int == 1 && $0["naming"] as? String == "spec" })
+        let calls = messages.map { "\($0["type"] ?? "")" + " " + "\($0["event"] ?? $0["name"] ?? $0["userId"] ?? "")" }
+        #expect(calls == [
+            "track orderPlaced", "track productAddedToCart", "track productAddedToCart", "track searchPerformed",
+            "track checkoutStarted", "track reviewSubmitted", "track promoBannerTapped", "screen Product Detail",
+            "identify customer-42", "track homeViewed", "screen Cart", "track appOpened",
+        ], "\(text)")
+        #expect(printed.contains(": 12 messages"), "\(printed)")
+    }
 }
