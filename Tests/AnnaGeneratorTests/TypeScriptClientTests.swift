@@ -23,8 +23,7 @@ struct TypeScriptClientTests {
             let large = try await ClientCompilers.largeSpec(in: directory, objects: objects)
             files.append(try ClientCompilers.generate(large, .typescript, into: directory, name: "large\(objects ? "-objects" : "").anna.ts"))
         }
-        let shop = Fixtures.packageRoot.appending(path: "Examples/Shop/Sources/ShopAnalytics/shop.anna.yml")
-        files.append(try ClientCompilers.generate(shop, .typescript, into: directory, name: "shop.anna.ts"))
+        files.append(try ClientCompilers.generate(ClientCompilers.shopSpec, .typescript, into: directory, name: "shop.anna.ts"))
         let readme = try ClientCompilers.readmeBlocks("typescript", fileExtension: "ts", into: directory)
         #expect(!readme.isEmpty, "README.md and ClientsInOtherLanguages.md have no <!-- client: typescript --> block")
         files += readme
@@ -59,16 +58,9 @@ struct TypeScriptClientTests {
         try #require(ClientCompilers.isInstalled("node") || ClientCompilers.required, "node is not installed")
         let directory = try ClientCompilers.temporaryDirectory("typescript-run")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let shop = Fixtures.packageRoot.appending(path: "Examples/Shop/Sources/ShopAnalytics/shop.anna.yml")
-        let module = try ClientCompilers.generate(shop, .typescript, into: directory, name: "shop.anna.ts")
-        let program = directory.appending(path: "wire.ts")
-        try FileManager.default.copyItem(at: Fixtures.directory.appending(path: "ClientRun/wire.ts"), to: program)
-        let (status, output) = try await SwiftCompiler.run(
-            ["-n", "10", "tsc", "--strict", "--module", "commonjs", "--target", "es2019", "--outDir", directory.appending(path: "out").path,
-             module.path, program.path],
-            executable: "nice")
-        try #require(status == 0, "tsc failed:\n\(output)")
-        let (exit, printed) = try await SwiftCompiler.run([directory.appending(path: "out/wire.js").path], executable: "node")
+        let out = try await ClientCompilers.compileShop(
+            with: [Fixtures.directory.appending(path: "ClientRun/wire.ts")], in: directory, flags: ["--target", "es2019"])
+        let (exit, printed) = try await SwiftCompiler.run([out.appending(path: "wire.js").path], executable: "node")
         try #require(exit == 0, "node failed:\n\(printed)")
         #expect(try ClientCompilers.parsedLines(printed) == ClientCompilers.expectedWire(), "node printed:\n\(printed)")
     }
@@ -84,22 +76,9 @@ struct TypeScriptClientTests {
         try #require(ClientCompilers.isInstalled("node") || ClientCompilers.required, "node is not installed")
         let directory = try ClientCompilers.temporaryDirectory("typescript-webview")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let shop = Fixtures.packageRoot.appending(path: "Examples/Shop/Sources/ShopAnalytics/shop.anna.yml")
-        var files: [URL] = []
-        for naming in ClientNaming.allCases {
-            let folder = directory.appending(path: naming.rawValue)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            files.append(try ClientCompilers.generate(shop, .typescript, into: folder, name: "shop.anna.ts", options: ClientOptions(naming: naming)))
-            let program = folder.appending(path: "webview.ts")
-            try FileManager.default.copyItem(at: Fixtures.directory.appending(path: "ClientRun/webview.ts"), to: program)
-            files.append(program)
-        }
-        let out = directory.appending(path: "out")
-        let (status, output) = try await SwiftCompiler.run(
-            ["-n", "10", "tsc", "--strict", "--noUnusedLocals", "--noUnusedParameters", "--module", "commonjs", "--target", "es2019",
-             "--lib", "es2019", "--rootDir", directory.path, "--outDir", out.path, "--pretty", "false"] + files.map(\.path),
-            executable: "nice")
-        try #require(status == 0, "tsc failed:\n\(output)")
+        let out = try await ClientCompilers.compileShop(
+            with: [Fixtures.directory.appending(path: "ClientRun/webview.ts")], namings: ClientNaming.allCases, in: directory,
+            flags: ["--noUnusedLocals", "--noUnusedParameters", "--target", "es2019", "--lib", "es2019"])
         for naming in ClientNaming.allCases {
             let (exit, printed) = try await SwiftCompiler.run([out.appending(path: "\(naming.rawValue)/webview.js").path], executable: "node")
             try #require(exit == 0, "node failed:\n\(printed)")
@@ -116,19 +95,13 @@ struct TypeScriptClientTests {
         try #require(ClientCompilers.isInstalled("node") || ClientCompilers.required, "node is not installed")
         let directory = try ClientCompilers.temporaryDirectory("typescript-webview-lane")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let shop = Fixtures.packageRoot.appending(path: "Examples/Shop/Sources/ShopAnalytics/shop.anna.yml")
-        let module = try ClientCompilers.generate(shop, .typescript, into: directory, name: "shop.anna.ts")
-        let program = directory.appending(path: "wire-calls.ts")
-        try FileManager.default.copyItem(at: Fixtures.packageRoot.appending(path: "scripts/one-wire/wire-calls.ts"), to: program)
-        let (status, output) = try await SwiftCompiler.run(
-            ["-n", "10", "tsc", "--strict", "--target", "es2020", "--module", "commonjs", "--lib", "es2020",
-             "--outDir", directory.appending(path: "out").path, "--pretty", "false", module.path, program.path],
-            executable: "nice")
-        try #require(status == 0, "tsc failed:\n\(output)")
+        let out = try await ClientCompilers.compileShop(
+            with: [Fixtures.packageRoot.appending(path: "scripts/one-wire/wire-calls.ts")], in: directory,
+            flags: ["--target", "es2020", "--lib", "es2020"])
         let file = directory.appending(path: "messages.jsonl")
         try Data("a line of an earlier run\n".utf8).write(to: file)
         let (exit, printed) = try await SwiftCompiler.run(
-            [directory.appending(path: "out/wire-calls.js").path, "--webview-messages", file.path], executable: "node")
+            [out.appending(path: "wire-calls.js").path, "--webview-messages", file.path], executable: "node")
         try #require(exit == 0, "node failed:\n\(printed)")
         let text = try String(contentsOf: file, encoding: .utf8)
         let messages = try ClientCompilers.parsedLines(text)

@@ -3,7 +3,7 @@
 // `webkit.messageHandlers.anna` installed after the client was made. Prints one JSON
 // line per message posted (the string as posted), per call the fallback received, and
 // per `isInApp` read. Compiled with `--lib es2019`: no DOM types.
-import { AnnaCallOptions, AnnaClient, annaNaming, annaWebViewClient, ShopAnalytics } from "./shop.anna";
+import { AnnaCallOptions, AnnaClient, annaNaming, annaWebViewClient, OrderItem, ShopAnalytics } from "./shop.anna";
 
 declare const console: { log(line: string): void };
 
@@ -23,15 +23,12 @@ const pageClient: AnnaClient = {
   group: (groupId, traits) => fallback("group", groupId, traits),
 };
 
+const item: OrderItem = { itemID: "sku-1", itemName: "Dune", itemCategory: "home and garden", price: 9.75, quantity: 2 };
+
 function calls(shop: ShopAnalytics): void {
-  shop.orderPlaced({
-    orderID: "o-1", total: 19.5, method: "apple pay", itemCount: 3, placedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, 123)),
-    items: [
-      { itemID: "sku-1", itemName: "Dune", itemCategory: "home and garden", price: 9.75, quantity: 2 },
-      { itemID: "sku-2", itemName: "Jazz record", itemCategory: "music", price: 5, quantity: 1 },
-    ],
-    giftMessage: "for you",
-  });
+  const items = [item, { ...item, itemID: "sku-2", itemCategory: "music" as const, quantity: 1 }];
+  const placedAt = new Date(Date.UTC(2026, 0, 1, 0, 0, 0, 123));
+  shop.orderPlaced({ orderID: "o-1", total: 19.5, method: "apple pay", itemCount: 3, placedAt: placedAt, items: items, giftMessage: "for you" });
   shop.productAddedToCart({ productID: "sku-3", quantity: 1, price: 5 });
   shop.screens.productDetail({ productID: "sku-1" });
   shop.identify("customer-42", { email: "a@example.com", loyaltyTier: "gold" });
