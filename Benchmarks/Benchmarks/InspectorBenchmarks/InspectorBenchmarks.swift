@@ -59,17 +59,22 @@ let benchmarks: @Sendable () -> Void = {
 
     // Issue 54: the same calls, each naming 1.0.0 or 2.0.0 in turn, with both versions loaded.
     let versionedBatches = (0..<100).map { typicalBatch($0, versions: ["1.0.0", "2.0.0"]) }
+    // The baseline the issue names: one version loaded (2.0.0), every call naming it, so
+    // the bytes and the version's lookup are the same and only the second version differs.
+    let singleVersionBatches = (0..<100).map { typicalBatch($0, versions: ["2.0.0"]) }
     let versioned: InspectorBenchmarkHarness
+    let singleVersion: InspectorBenchmarkHarness
     do {
         let specs = try versionedSpecs()
         versioned = try InspectorBenchmarkHarness(specPaths: [specs.current], releasedSpecPaths: [specs.released], preparing: Array(versionedBatches.prefix(10)))
+        singleVersion = try InspectorBenchmarkHarness(specPaths: [specs.current], releasedSpecPaths: [], preparing: Array(singleVersionBatches.prefix(10)))
     } catch {
         print("cannot write or read the versioned store specs: \(error)")
         return
     }
 
     Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
+        metrics: [.wallClock, .throughput, .instructions, .mallocCountTotal, .peakMemoryResident],
         warmupIterations: 2,
         scalingFactor: .kilo,
         maxDuration: .seconds(10),
@@ -92,7 +97,20 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { blackHole(harness.checkPrepared()) }
     }
 
-    // Issue 54: the same two rows with two plan versions loaded, each call checked
+    // Issue 54: the same two rows with one plan version loaded, each call naming it.
+    Benchmark("anna inspect: one plan version, 10 requests in, 1,000 versioned calls parsed, checked and recorded", configuration: .init(scalingFactor: .one)) { benchmark in
+        var round = 0
+        for _ in benchmark.scaledIterations {
+            for offset in 0..<10 { blackHole(singleVersion.ingest(batch: singleVersionBatches[(round + offset) % singleVersionBatches.count])) }
+            round += 10
+        }
+    }
+
+    Benchmark("anna inspect: one plan version, 1,000 parsed versioned calls checked", configuration: .init(scalingFactor: .one)) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(singleVersion.checkPrepared()) }
+    }
+
+    // And with two plan versions loaded, each call checked
     // against the version its context.plan names.
     Benchmark("anna inspect: two plan versions, 10 requests in, 1,000 versioned calls parsed, checked and recorded", configuration: .init(scalingFactor: .one)) { benchmark in
         var round = 0
