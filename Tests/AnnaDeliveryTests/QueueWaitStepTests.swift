@@ -227,3 +227,176 @@ import Darwin
         #expect(await left.readAllText().isEmpty, "purged")
     }
 }
+
+/// A store whose lock another queue holds while `busy` is set (a conflict, as
+/// `flock` reports it); counts the tries.
+final class ContendedStore: ForwardingStore, @unchecked Sendable {
+    private let contention = LockedState((busy: false, tries: 0))
+
+    var busy: Bool {
+        get { contention.withLock { $0.busy } }
+        set { contention.withLock { $0.busy = newValue } }
+    }
+
+    var tries: Int { contention.withLock { $0.tries } }
+
+    override func acquireLock() throws {
+        let busy = contention.withLock { state -> Bool in
+            state.tries += 1
+            return state.busy
+        }
+        if busy { throw DurableStorageError(operation: "locking", path: "memory", code: EWOULDBLOCK) }
+        try base.acquireLock()
+    }
+}
+
+/// Issue 53: an `.aroundIO` queue whose lock another queue holds for a moment no
+/// longer sleeps its writer in a loop: the operation returns when to try again
+/// (``DurableQueue/Writer/attempt(now:_:)``), and the driver tries it again on the
+/// writer queue's timer, letting no later operation in first.
+@Suite struct QueueLockStepTests {
+    let start = ContinuousClock.now
+
+    /// A writer under `.aroundIO` with three records written, its lock given up.
+    func idleWriter(
+        store: ContendedStore, reclaim: (@Sendable () throws -> any SegmentStore)? = nil,
+        errors: LockedState<[DurableStorageError]>
+    ) -> DurableQueue.Writer {
+        var configuration = DeliveryStorage.Configuration()
+        configuration.lockPolicy = .aroundIO
+        let state = LockedState(BufferState())
+        var writer = DurableQueue.Writer(
+            store: store, configuration: configuration, clock: .system, location: "memory", state: state,
+            reclaim: reclaim, errorHandler: { error in errors.withLock { $0.append(error) } })
+        state.withLock { state in
+            for number in 0..<3 {
+                Array("record-\(number)".utf8).withUnsafeBytes {
+                    RecordFraming.append($0, crc: CRC32.checksum($0), to: &state.buffer)
+                }
+            }
+            state.bufferedCount = 3
+            state.appendedSequence = 3
+        }
+        guard case .done = writer.attempt(now: start, { $0.writeBuffered() }) else {
+            Issue.record("the first write runs: the lock is held from the start")
+            return writer
+        }
+        #expect(writer.lock.phase == .idle, "given up after the operation")
+        return writer
+    }
+
+    @Test func aConflictIsTriedAgainAtTheInstantTheLockMachineGivesThenTheOperationRuns() {
+        let store = ContendedStore(base: MemorySegmentStore())
+        let errors = LockedState<[DurableStorageError]>([])
+        var writer = idleWriter(store: store, errors: errors)
+        store.busy = true
+        var ran = 0
+        guard case .retry(let at) = writer.attempt(now: start, { _ in ran += 1 }) else {
+            Issue.record("another queue holds the lock: try again later")
+            return
+        }
+        #expect(at == start + .milliseconds(2), "the lock machine's pause")
+        #expect(ran == 0, "nothing of the operation ran")
+        guard case .retry(let again) = writer.attempt(now: at, { _ in ran += 1 }) else {
+            Issue.record("still held")
+            return
+        }
+        #expect(again == at + .milliseconds(2))
+        store.busy = false
+        guard case .done(let records) = writer.attempt(now: again, { $0.read(maxRecords: 10, maxBytes: 1 << 20) }) else {
+            Issue.record("the lock is free: the operation runs")
+            return
+        }
+        #expect(records.count == 3, "what was written, read once the lock is taken")
+        #expect(writer.lock.phase == .idle, "and given up after it")
+        #expect(errors.withLock { $0.isEmpty }, "a brief conflict is no error")
+    }
+
+    @Test func aConflictPastThePatienceFailsTheOperationAsBefore() {
+        let store = ContendedStore(base: MemorySegmentStore())
+        let errors = LockedState<[DurableStorageError]>([])
+        var writer = idleWriter(store: store, errors: errors)
+        store.busy = true
+        var now = start
+        var pauses = 0
+        var outcome: [DurableQueue.Record]?
+        while outcome == nil {
+            switch writer.attempt(now: now, { $0.read(maxRecords: 10, maxBytes: 1 << 20) }) {
+            case .retry(let at):
+                pauses += 1
+                now = at
+            case .done(let records):
+                outcome = records
+            }
+        }
+        #expect(pauses == 100 && now - start == .milliseconds(200), "every 2 ms for 200 ms")
+        #expect(outcome == [], "then the operation runs without the disk: nothing read, as before")
+        #expect(errors.withLock { $0.count == 1 && $0[0].isLockConflict }, "the conflict reported, as before")
+        guard case .retry = writer.attempt(now: now, { _ in }) else {
+            Issue.record("the next operation waits anew")
+            return
+        }
+    }
+
+    @Test func aConflictPastThePatienceMovesAQueueOfASharedFolderElsewhere() {
+        let store = ContendedStore(base: MemorySegmentStore())
+        let errors = LockedState<[DurableStorageError]>([])
+        var writer = idleWriter(store: store, reclaim: { ContendedStore(base: MemorySegmentStore()) }, errors: errors)
+        store.busy = true
+        var now = start
+        while case .retry(let at) = writer.attempt(now: now, { _ in }) { now = at }
+        #expect(now - start == .milliseconds(200))
+        #expect(errors.withLock { $0.isEmpty }, "moving is no error")
+        #expect(writer.generation == 1, "moved to the store `reclaim` gave")
+        #expect(writer.lock.phase == .idle, "and gave its lock up after the operation")
+    }
+}
+
+/// The driver of the same: with real queues and threads, but nothing timed.
+@Suite struct QueueLockDriverTests {
+    /// An operation waiting for the lock lets none submitted after it in first: a
+    /// purge is not overtaken by a later write (which it would delete), and the
+    /// records appended after the purge are kept.
+    @Test func anOperationWaitingForTheLockIsOvertakenByNone() async throws {
+        let store = ContendedStore(base: MemorySegmentStore())
+        var configuration = DeliveryStorage.Configuration()
+        configuration.lockPolicy = .aroundIO
+        // Waited out however long the test takes: nothing here depends on time.
+        let queue = try DurableQueue(
+            store: store, configuration: configuration, lockPatience: .seconds(3600), errorHandler: nil)
+        queue.appendNumbered(0..<3)
+        await queue.waitUntilPersisted()
+        store.busy = true
+        let tries = store.tries
+        async let purged: Void = queue.purge()
+        #expect(await eventually { store.tries > tries + 1 }, "the purge waits for the lock on the timer")
+        queue.appendNumbered(3..<5)
+        async let persisted: Void = queue.waitUntilPersisted()
+        store.busy = false
+        _ = await (purged, persisted)
+        #expect(await queue.readAllText() == ["record-3", "record-4"], "purged first, then written")
+        #expect(queue.metrics.dropped[.purged, default: 0] == 3)
+    }
+
+    /// The uploader's synchronous calls wait for the lock without polling and get
+    /// their result.
+    @Test func aSynchronousCallerGetsItsResultOnceTheLockIsFree() async throws {
+        let store = ContendedStore(base: MemorySegmentStore())
+        var configuration = DeliveryStorage.Configuration()
+        configuration.lockPolicy = .aroundIO
+        // Waited out however long the test takes: nothing here depends on time.
+        let queue = try DurableQueue(
+            store: store, configuration: configuration, lockPatience: .seconds(3600), errorHandler: nil)
+        queue.appendNumbered(0..<4)
+        await queue.waitUntilPersisted()
+        store.busy = true
+        let tries = store.tries
+        let records = LockedState<[DurableQueue.Record]?>(nil)
+        let thread = Thread { records.withLock { $0 = queue.readNow(maxRecords: 10, maxBytes: 1 << 20) } }
+        thread.start()
+        #expect(await eventually { store.tries > tries + 1 }, "the read waits for the lock")
+        store.busy = false
+        #expect(await eventually { records.withLock { $0 != nil } })
+        #expect(records.withLock { $0?.count } == 4)
+    }
+}
