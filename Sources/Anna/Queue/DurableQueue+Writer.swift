@@ -1,10 +1,10 @@
 import Foundation
 
 extension DurableQueue {
-    /// The queue's disk side: a value that the queue's serial writer queue (`ioQueue`)
-    /// owns, kept in a ``QueueBound``, so the ownership is checked in the storage (once
-    /// per pass, in debug builds) and not at each entry, as swift-nio's `NIOLoopBound`
-    /// does. It shares only `state` (behind its lock) with `append` callers.
+    /// The queue's disk side: a value that the queue's serial writer queue owns (its
+    /// operations enter in order through ``DurableQueue/Driver``), kept in a
+    /// ``QueueBound``, so the ownership is checked in the storage (once per pass, in
+    /// debug builds) and not at each entry, as swift-nio's `NIOLoopBound` does. It shares only `state` (behind its lock) with `append` callers.
     struct Writer {
         struct Segment {
             let id: UInt64
