@@ -41,13 +41,13 @@ struct QueueLockStateMachineTests {
     @Test func aBriefConflictIsWaitedOutThenTheQueueMoves() {
         var machine = QueueLockStateMachine(policy: .aroundIO, patience: .milliseconds(200), retryDelay: .milliseconds(2))
         machine.released()
-        #expect(machine.lockConflict(now: start, canReclaim: true) == .retry(after: .milliseconds(2)))
-        #expect(machine.lockConflict(now: start + .milliseconds(199), canReclaim: true) == .retry(after: .milliseconds(2)))
+        #expect(machine.lockConflict(now: start, canReclaim: true) == .retry(at: start + .milliseconds(2)))
+        #expect(machine.lockConflict(now: start + .milliseconds(199), canReclaim: true) == .retry(at: start + .milliseconds(201)))
         #expect(machine.lockConflict(now: start + .milliseconds(200), canReclaim: true) == .reclaim)
         // A new conflict later starts a new wait.
-        #expect(machine.lockConflict(now: start + .seconds(5), canReclaim: true) == .retry(after: .milliseconds(2)))
+        #expect(machine.lockConflict(now: start + .seconds(5), canReclaim: true) == .retry(at: start + .seconds(5) + .milliseconds(2)))
         #expect(machine.lockTaken(diskMatchesMemory: false) == .recover)
-        #expect(machine.lockConflict(now: start + .seconds(6), canReclaim: true) == .retry(after: .milliseconds(2)),
+        #expect(machine.lockConflict(now: start + .seconds(6), canReclaim: true) == .retry(at: start + .seconds(6) + .milliseconds(2)),
             "taking the lock ended the earlier run of conflicts")
     }
 

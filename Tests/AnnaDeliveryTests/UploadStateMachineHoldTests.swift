@@ -155,7 +155,7 @@ import Testing
                     case .answer(let answer):
                         #expect(!held, "an answer taken while held: \(label)")
                         take(machine.answered(answer, now: start))
-                    case .send, .takeUploadLock, .releaseUploadLock, .timedOut:
+                    case .send, .takeUploadLock, .releaseUploadLock, .eraseUploadLease, .timedOut, .resumeAdoption:
                         Issue.record("nothing is read after the first batch, on a folder of its own, in no time: \(label)")
                         return
                     case .holdEnded(let waiters):

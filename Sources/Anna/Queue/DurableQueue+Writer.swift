@@ -1,10 +1,10 @@
 import Foundation
 
 extension DurableQueue {
-    /// The queue's disk side: a value that the queue's serial writer queue (`ioQueue`)
-    /// owns, kept in a ``QueueBound``, so the ownership is checked in the storage (once
-    /// per pass, in debug builds) and not at each entry, as swift-nio's `NIOLoopBound`
-    /// does. It shares only `state` (behind its lock) with `append` callers.
+    /// The queue's disk side: a value that the queue's serial writer queue owns (its
+    /// operations enter in order through ``DurableQueue/Driver``), kept in a
+    /// ``QueueBound``, so the ownership is checked in the storage (once per pass, in
+    /// debug builds) and not at each entry, as swift-nio's `NIOLoopBound` does. It shares only `state` (behind its lock) with `append` callers.
     struct Writer {
         struct Segment {
             let id: UInt64
@@ -56,6 +56,9 @@ extension DurableQueue {
         let reclaim: (@Sendable () throws -> any SegmentStore)?
         /// When the lock is held, and what taking it back means.
         var lock: QueueLockStateMachine
+        /// Taking the lock before the operation under way failed (or gave up): its
+        /// disk passes are skipped (``holdLock()``).
+        var lockUnavailableForOperation = false
         /// Counts moves to another store; records read from an earlier one are never
         /// acknowledged in the current one.
         private(set) var generation: UInt64 = 0
@@ -73,6 +76,9 @@ extension DurableQueue {
         var stampsSavedAt: Int64 = .min
         /// A purge asked for while the storage could not be used; done at recovery.
         var purgePending = false
+        /// The last record a purge's emptied buffer held (``purgeBuffer()``): its
+        /// waiters are resolved once the stored records are gone too.
+        var purgedThrough: UInt64 = 0
         /// Unread segments already reported, so a retry that fails again stays quiet.
         var reportedUnreadable: Set<UInt64> = []
         /// A folder of a later format was reported (once per queue).
@@ -87,11 +93,11 @@ extension DurableQueue {
         init(
             store: any SegmentStore, configuration: Configuration, clock: QueueClock, location: String,
             state: LockedState<BufferState>, reclaim: (@Sendable () throws -> any SegmentStore)? = nil,
-            errorHandler: (@Sendable (DurableStorageError) -> Void)?
+            lockPatience: Duration = .milliseconds(200), errorHandler: (@Sendable (DurableStorageError) -> Void)?
         ) {
             self.store = store
             self.reclaim = reclaim
-            lock = QueueLockStateMachine(policy: configuration.lockPolicy)
+            lock = QueueLockStateMachine(policy: configuration.lockPolicy, patience: lockPatience)
             self.configuration = configuration
             self.clock = AgeClock(source: clock)
             self.location = location

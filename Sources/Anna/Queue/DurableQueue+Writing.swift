@@ -188,6 +188,13 @@ extension DurableQueue.Writer {
     /// cannot be used now it empties the buffer and purges the disk at the next
     /// recovery, before anything appended later is written.
     mutating func purge() {
+        purgeBuffer()
+        purgeStored()
+    }
+
+    /// The first part of ``purge()``, which needs no lock and runs at the purge's turn
+    /// even while the lock is waited for: empties the buffer and counts what it held.
+    mutating func purgeBuffer() {
         let (sequence, roomWaiters) = state.withLock { state in
             let count = state.bufferedCount
             state.buffer.removeAll(keepingCapacity: true)
@@ -198,12 +205,18 @@ extension DurableQueue.Writer {
             return (state.appendedSequence, waiters)
         }
         for waiter in roomWaiters { waiter.resume() }
+        purgedThrough = sequence
+    }
+
+    /// The rest of ``purge()``, under the lock: deletes what is stored, or leaves it
+    /// for the next recovery when the storage cannot be used now.
+    mutating func purgeStored() {
         if lock.isActive && ensureReady() {
             purgeStorage()
         } else {
             purgePending = true
         }
-        finish(persisted: 0, failed: 0, reason: .writeFailed, sequence: sequence)
+        finish(persisted: 0, failed: 0, reason: .writeFailed, sequence: purgedThrough)
     }
 
     /// Deletes every segment durably: the cursor moves past every segment and is

@@ -31,17 +31,23 @@ import Foundation
 /// record they delete.
 ///
 /// Threads: `state` (the buffer, counters and waiters) is behind its lock; the
-/// writer's state belongs to the serial `ioQueue`.
+/// writer's state belongs to the serial writer queue, where operations run in the
+/// order they enter `ioQueue` (``Driver``).
 @_spi(DurableQueue) public final class DurableQueue: Sendable {
     /// How the queue writes, caps and reads its segments.
     public typealias Configuration = DeliveryStorage.Configuration
 
     let configuration: Configuration
     private let state: LockedState<BufferState>
-    /// The disk side, owned by `ioQueue` (checked in its storage in debug builds).
+    /// The disk side, owned by the writer queue (checked in its storage in debug builds).
     let writer: QueueBound<Writer>
-    private let ioQueue = DispatchQueue(label: "anna.durable-queue", qos: .utility)
-    /// Set on `ioQueue`, so that `deinit` knows whether it runs there.
+    /// Where the writer runs.
+    private let writerQueue: DispatchQueue
+    /// Where operations enter, in order; its target is `writerQueue` (``Driver``).
+    private let ioQueue: DispatchQueue
+    /// Runs operations and waits out lock conflicts on the writer queue's timer.
+    private let driver: Driver
+    /// Set on `writerQueue`, so that `deinit` knows whether it runs there.
     private let onWriterQueue = DispatchSpecificKey<Void>()
 
     /// Opens a queue: creates the directory if needed and locks it, on the caller's
@@ -85,12 +91,15 @@ import Foundation
             store: store, configuration: configuration, location: location, reclaim: reclaim, errorHandler: errorHandler)
     }
 
-    /// - Parameter reclaim: Where to go when ``reacquireLock()`` finds the store taken
-    ///   by another queue: a store of its own, locked.
+    /// - Parameters:
+    ///   - reclaim: Where to go when ``reacquireLock()`` finds the store taken by
+    ///     another queue: a store of its own, locked.
+    ///   - lockPatience: How long a conflict on the lock is waited out
+    ///     (``QueueLockStateMachine/patience``); tests lengthen it.
     init(
         store: any SegmentStore, configuration: Configuration, clock: QueueClock = .system,
         location: String = "memory", reclaim: (@Sendable () throws -> any SegmentStore)? = nil,
-        errorHandler: (@Sendable (DurableStorageError) -> Void)?
+        lockPatience: Duration = .milliseconds(200), errorHandler: (@Sendable (DurableStorageError) -> Void)?
     ) throws {
         var configuration = configuration
         configuration.segmentSize = max(4096, min(configuration.segmentSize, configuration.maxBytes / 4))
@@ -101,22 +110,29 @@ import Foundation
         // The first write is due a sync interval after the queue opens, like every later one.
         let state = LockedState(BufferState(lastWrite: DispatchTime.now().uptimeNanoseconds))
         self.state = state
-        self.writer = QueueBound(
+        let writerQueue = DispatchQueue(label: "anna.durable-queue", qos: .utility)
+        self.writerQueue = writerQueue
+        let writer = QueueBound(
             Writer(
                 store: store, configuration: configuration, clock: clock, location: location, state: state,
-                reclaim: reclaim, errorHandler: errorHandler),
-            on: ioQueue)
-        ioQueue.setSpecific(key: onWriterQueue, value: ())
-        ioQueue.async { [writer] in writer.operation { _ = $0.ensureReady() } }
+                reclaim: reclaim, lockPatience: lockPatience, errorHandler: errorHandler),
+            on: writerQueue)
+        self.writer = writer
+        ioQueue = DispatchQueue(label: "anna.durable-queue.operations", target: writerQueue)
+        driver = Driver(writer: writer, operations: ioQueue, writerQueue: writerQueue)
+        writerQueue.setSpecific(key: onWriterQueue, value: ())
+        driver.submit { _ = $0.ensureReady() }
     }
 
     /// Writes what is buffered, saves the age stamps and gives the lock up, before
     /// returning: a queue opened next on the directory finds it free.
+    /// On the writer queue itself (the last reference dropped there) it cannot wait:
+    /// a lock conflict is then waited out on the queue's timer after it returns.
     deinit {
         if DispatchQueue.getSpecific(key: onWriterQueue) != nil {
-            writer.withValue { $0.close() }
+            driver.run({ $0.close() }, done: { _ in })
         } else {
-            ioQueue.sync { writer.withValue { $0.close() } }
+            driver.wait { $0.close() }
         }
     }
 
@@ -233,7 +249,7 @@ import Foundation
             }
         }
         if outcome.urgent {
-            ioQueue.async { [writer] in writer.operation { $0.writeBuffered() } }
+            driver.submit { $0.writeBuffered() }
         } else if outcome.delayed {
             // A sync interval after the last write, at once when that has passed: a
             // trickle's event is written as it comes, with no timer to wake a thread
@@ -241,11 +257,9 @@ import Foundation
             let interval = UInt64(clamping: configuration.syncInterval.saturatingNanoseconds)
             let due = outcome.lastWrite.addingReportingOverflow(interval).overflow ? .max : outcome.lastWrite + interval
             if due <= DispatchTime.now().uptimeNanoseconds {
-                ioQueue.async { [writer] in writer.operation { $0.writeBuffered() } }
+                driver.submit { $0.writeBuffered() }
             } else {
-                ioQueue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: due)) { [writer] in
-                    writer.operation { $0.writeBuffered() }
-                }
+                driver.submit(after: DispatchTime(uptimeNanoseconds: due)) { $0.writeBuffered() }
             }
         }
     }
@@ -262,7 +276,7 @@ import Foundation
                 state.roomWaiters.append(continuation)
                 return false
             }
-            if room { continuation.resume() } else { ioQueue.async { [writer] in writer.operation { $0.writeBuffered() } } }
+            if room { continuation.resume() } else { driver.submit { $0.writeBuffered() } }
         }
     }
 
@@ -276,7 +290,7 @@ import Foundation
                 state.waiters.append((state.appendedSequence, continuation))
                 return false
             }
-            if done { continuation.resume() } else { ioQueue.async { [writer] in writer.operation { $0.writeBuffered() } } }
+            if done { continuation.resume() } else { driver.submit { $0.writeBuffered() } }
         }
     }
 
@@ -290,7 +304,7 @@ import Foundation
     /// - Returns: The records in append order, empty when none are persisted and unacknowledged.
     public func read(maxRecords: Int, maxBytes: Int) async -> [Record] {
         await withCheckedContinuation { continuation in
-            ioQueue.async { [writer] in continuation.resume(returning: writer.operation { $0.read(maxRecords: maxRecords, maxBytes: maxBytes) }) }
+            driver.submit({ $0.read(maxRecords: maxRecords, maxBytes: maxBytes) }, done: { continuation.resume(returning: $0) })
         }
     }
 
@@ -303,7 +317,7 @@ import Foundation
     @discardableResult
     public func acknowledge(_ records: [Record]) async -> Int {
         await withCheckedContinuation { continuation in
-            ioQueue.async { [writer] in continuation.resume(returning: writer.operation { $0.acknowledge(records[...]) }) }
+            driver.submit({ $0.acknowledge(records[...]) }, done: { continuation.resume(returning: $0) })
         }
     }
 
@@ -313,10 +327,7 @@ import Foundation
     /// released, the stored records are purged when it is reacquired.
     public func purge() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            ioQueue.async { [writer] in
-                writer.operation { $0.purge() }
-                continuation.resume()
-            }
+            driver.submit(first: { $0.purgeBuffer() }, { $0.purgeStored() }, done: { continuation.resume() })
         }
     }
 
@@ -329,10 +340,7 @@ import Foundation
     /// reads return nothing until ``reacquireLock()``.
     public func releaseLock() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            ioQueue.async { [writer] in
-                writer.withValue { $0.release() }
-                continuation.resume()
-            }
+            driver.submit({ $0.release() }, done: { continuation.resume() })
         }
     }
 
@@ -345,7 +353,7 @@ import Foundation
     ///   another queue took the directory meanwhile; the queue stays released.
     public func reacquireLock() throws {
         try ioQueue.sync { try writer.withValue { try $0.reacquire() } }
-        ioQueue.async { [writer] in writer.operation { $0.writeBuffered() } }
+        driver.submit { $0.writeBuffered() }
     }
 
     /// What the queue counted so far.
@@ -360,12 +368,12 @@ import Foundation
     // MARK: For the uploader, on its own thread
 
     func readNow(maxRecords: Int, maxBytes: Int) -> [Record] {
-        ioQueue.sync { writer.operation { $0.read(maxRecords: maxRecords, maxBytes: maxBytes) } }
+        driver.wait { $0.read(maxRecords: maxRecords, maxBytes: maxBytes) }
     }
 
     @discardableResult
     func acknowledgeNow(_ records: ArraySlice<Record>) -> Int {
-        ioQueue.sync { writer.operation { $0.acknowledge(records) } }
+        driver.wait { $0.acknowledge(records) }
     }
 
     /// Called on the writer's queue after each write with the backlog.
@@ -386,12 +394,12 @@ import Foundation
 
     /// ``releaseLock()`` from a thread that may block: the uploader's.
     func releaseLockNow() {
-        ioQueue.sync { writer.withValue { $0.release() } }
+        driver.wait { $0.release() }
     }
 
     /// Writes what is buffered now and waits for it, from a thread that may block.
     func syncNow() {
-        ioQueue.sync { writer.operation { $0.writeBuffered() } }
+        driver.wait { $0.writeBuffered() }
     }
 }
 

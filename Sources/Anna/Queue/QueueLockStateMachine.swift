@@ -56,9 +56,10 @@ struct QueueLockStateMachine {
 
     /// What to do when another queue holds the lock.
     enum Conflict: Equatable {
-        /// Try again after this long: an adopting process holds a queue's lock for a
-        /// moment.
-        case retry(after: Duration)
+        /// Try again at this instant (``retryDelay`` from now): an adopting process
+        /// holds a queue's lock for a moment. The writer's queue waits on its timer,
+        /// with nothing else of the writer's let in before.
+        case retry(at: Instant)
         /// Held for longer than ``patience``: move to another queue of the shared folder.
         case reclaim
         /// Held for longer than ``patience`` and nowhere else to go: the operation fails
@@ -108,7 +109,7 @@ struct QueueLockStateMachine {
     mutating func lockConflict(now: Instant, canReclaim: Bool) -> Conflict {
         let since = conflictSince ?? now
         conflictSince = since
-        guard since.duration(to: now) >= patience else { return .retry(after: retryDelay) }
+        guard since.duration(to: now) >= patience else { return .retry(at: now + retryDelay) }
         conflictSince = nil
         return canReclaim ? .reclaim : .giveUp
     }

@@ -48,6 +48,9 @@ final class SharedDeliveryFolder: @unchecked Sendable {
     private var uploadDescriptor: Int32 = -1
     /// Whether this process wrote the lease in `upload.lock` (`.aroundIO`); the uploader thread's.
     private var holdsLease = false
+    /// Whether this process gave the lock back and its lease is still to be erased
+    /// (``eraseLease()``); the uploader thread's.
+    private var leaseToErase = false
     private let lockPolicy: DeliveryStorage.LockPolicy
     private let syncMode: DeliveryStorage.SyncMode
     /// How long an upload lease lasts: a request's deadline and a margin.
@@ -77,21 +80,40 @@ final class SharedDeliveryFolder: @unchecked Sendable {
 
     /// How long taking a queue's lock waits for `claim.lock` before going on without
     /// it: the lock only keeps queue numbers tidy, and a process suspended while
-    /// holding it must not stop the others.
-    static let claimLockWait: Duration = .milliseconds(50)
+    /// holding it must not stop the others (``ClaimLockWait``).
+    static let claimLockWait: Duration = ClaimLockWait.patience
 
-    /// Runs `body` holding `claim.lock`, or without it once ``claimLockWait`` passed.
+    /// Runs `body` holding `claim.lock`, or without it once ``claimLockWait`` passed,
+    /// waiting on the caller's thread: for ``claim()`` only, whose callers (a queue's
+    /// initializer, the writer taking its lock back) return its result synchronously
+    /// and have no scheduler to come back from. Adoption and purges wait on their
+    /// driver's timer instead (``withClaimLock(ifFree:_:)``).
     func withClaimLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let descriptor = openLockFile(claimLockPath)
         defer { if descriptor >= 0 { close(descriptor) } }
         if descriptor >= 0 {
             let clock = ContinuousClock()
-            let deadline = clock.now + Self.claimLockWait
-            while flock(descriptor, LOCK_EX | LOCK_NB) != 0, clock.now < deadline {
-                usleep(1_000)
+            var wait: ClaimLockWait?
+            while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+                let now = clock.now
+                if wait == nil { wait = ClaimLockWait(busyAt: now) } else { wait?.busy(now: now) }
+                guard let retryAt = wait?.retryAt else { break }
+                usleep(UInt32(clamping: max(.zero, retryAt - clock.now).saturatingNanoseconds / 1000))
             }
         }
+        return try body()
+    }
+
+    /// Runs `body` holding `claim.lock` taken without waiting, or without it when
+    /// `ifFree` is `false` (the caller's ``ClaimLockWait`` ran out); `nil` without
+    /// running it when the lock is busy: the caller tries again when its wait says.
+    func withClaimLock<Result>(ifFree: Bool, _ body: () throws -> Result) rethrows -> Result? {
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        guard ifFree else { return try body() }
+        let descriptor = openLockFile(claimLockPath)
+        defer { if descriptor >= 0 { close(descriptor) } }
+        if descriptor >= 0, flock(descriptor, LOCK_EX | LOCK_NB) != 0 { return nil }
         return try body()
     }
 
@@ -138,6 +160,10 @@ final class SharedDeliveryFolder: @unchecked Sendable {
         var queues = 0
         /// Records moved into the caller's queue.
         var records = 0
+        /// The queue directory (its name) where adopting stopped because `claim.lock`
+        /// was busy: the caller goes on from there later (``ClaimLockWait``); `nil`
+        /// when it went through (or was stopped).
+        var waitsForClaimLockAt: String?
     }
 
     /// Moves the records of every queue no live process holds into `target`: read a
@@ -145,19 +171,38 @@ final class SharedDeliveryFolder: @unchecked Sendable {
     /// acknowledge it in the adopted queue. A chunk that failed to persist is left
     /// where it was, for a later adoption. Stops early when `shouldStop` says so.
     /// Runs on the uploader thread.
+    ///
+    /// Queue directories are taken in name order, from `start` (a name; `nil`: the
+    /// first). A queue's lock is taken under `claim.lock`, without waiting for it:
+    /// when it is busy, adopting stops there (``Adoption/waitsForClaimLockAt``), and
+    /// the uploader's machine has it go on from that queue after a pause, or without
+    /// `claim.lock` for that queue (`withoutClaimLock`) once its wait ran out.
     func adoptOrphans(
         into target: DurableQueue, configuration: DeliveryStorage.Configuration,
-        errorHandler: (@Sendable (DurableStorageError) -> Void)?, shouldStop: () -> Bool
+        errorHandler: (@Sendable (DurableStorageError) -> Void)?, from start: String? = nil,
+        withoutClaimLock: Bool = false, shouldStop: () -> Bool
     ) -> Adoption {
         var adoption = Adoption()
         for directory in queueDirectories() {
+            let name = directory.lastPathComponent
+            if let start, name < start { continue }
             if shouldStop() { break }
             // Under `.aroundIO` the target's own queue is free between its operations:
             // checked again once locked, as the target may have moved there meanwhile.
             if directory.path == target.location { continue }
-            guard let orphan = open(directory, configuration: configuration, errorHandler: errorHandler),
-                directory.path != target.location
-            else { continue }
+            let orphan: DurableQueue
+            switch open(directory, configuration: configuration, errorHandler: errorHandler,
+                claimLockIfFree: !(withoutClaimLock && name == start))
+            {
+            case .claimLockBusy:
+                adoption.waitsForClaimLockAt = name
+                return adoption
+            case .notAnOrphan:
+                continue
+            case .orphan(let queue):
+                orphan = queue
+            }
+            guard directory.path != target.location else { continue }
             adoption.queues += 1
             while !shouldStop() {
                 let records = orphan.readNow(maxRecords: 500, maxBytes: 1 << 20)
@@ -181,34 +226,70 @@ final class SharedDeliveryFolder: @unchecked Sendable {
     }
 
     /// Deletes the records of every queue no live process holds (the user opted out).
-    /// `own` is the caller's queue, which purges itself.
+    /// `own` is the caller's queue, which purges itself. While `claim.lock` is busy
+    /// the task is suspended between tries (``ClaimLockWait``): no thread waits.
     func purgeOrphans(
         own: DurableQueue, configuration: DeliveryStorage.Configuration,
         errorHandler: (@Sendable (DurableStorageError) -> Void)?
     ) async {
+        let clock = ContinuousClock()
         for directory in queueDirectories() where directory.path != own.location {
-            guard let orphan = open(directory, configuration: configuration, errorHandler: errorHandler),
-                directory.path != own.location
-            else { continue }
+            var wait: ClaimLockWait?
+            var opened: Opened
+            while true {
+                opened = open(directory, configuration: configuration, errorHandler: errorHandler,
+                    claimLockIfFree: wait?.isOver != true)
+                guard case .claimLockBusy = opened else { break }
+                let now = clock.now
+                if wait == nil { wait = ClaimLockWait(busyAt: now) } else { wait?.busy(now: now) }
+                guard let retryAt = wait?.retryAt else { continue }
+                do {
+                    try await Task.sleep(until: retryAt, clock: clock)
+                } catch {
+                    // Cancelled: no more waiting; the queue's lock is taken without `claim.lock`.
+                    opened = open(directory, configuration: configuration, errorHandler: errorHandler, claimLockIfFree: false)
+                    break
+                }
+            }
+            guard case .orphan(let orphan) = opened, directory.path != own.location else { continue }
             await orphan.purge()
         }
     }
 
-    /// The queue in `directory` if no process holds it; `nil` otherwise.
+    /// What opening a queue directory as an orphan found.
+    private enum Opened {
+        /// No process holds it: opened, locked for the whole adoption.
+        case orphan(DurableQueue)
+        /// A process holds it, or it is no queue.
+        case notAnOrphan
+        /// `claim.lock` was busy: nothing was tried.
+        case claimLockBusy
+    }
+
+    /// The queue in `directory` if no process holds it, its lock taken under
+    /// `claim.lock` taken without waiting (without it when `claimLockIfFree` is `false`).
     private func open(
         _ directory: URL, configuration: DeliveryStorage.Configuration,
-        errorHandler: (@Sendable (DurableStorageError) -> Void)?
-    ) -> DurableQueue? {
+        errorHandler: (@Sendable (DurableStorageError) -> Void)?, claimLockIfFree: Bool
+    ) -> Opened {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
-        else { return nil }
+        else { return .notAnOrphan }
         let store = FileSegmentStore(directory: directory, syncMode: syncMode)
-        guard (try? withClaimLock({ try store.acquireLock() })) != nil else { return nil }
+        let locked: Bool?
+        do {
+            locked = try withClaimLock(ifFree: claimLockIfFree) { try store.acquireLock() }.map { true }
+        } catch {
+            return .notAnOrphan
+        }
+        guard locked != nil else { return .claimLockBusy }
         // Held for the whole adoption: its records are read, then acknowledged.
         var configuration = configuration
         configuration.lockPolicy = .whileRunning
-        return try? DurableQueue(
+        guard let queue = try? DurableQueue(
             store: store, configuration: configuration, location: directory.path, errorHandler: errorHandler)
+        else { return .notAnOrphan }
+        return .orphan(queue)
     }
 
     // MARK: Upload lock
@@ -237,30 +318,47 @@ final class SharedDeliveryFolder: @unchecked Sendable {
             UploadLease.write(UploadLease(holder: leaseHolder, expiry: expiry), to: descriptor)
             close(descriptor)
             holdsLease = true
+            // The lease just written replaces one left to erase.
+            leaseToErase = false
         }
         return true
     }
 
     /// Gives `upload.lock` up: closing the only descriptor of its open file
-    /// description releases the `flock`; a lease of this process is erased (under the
-    /// `flock`, waited for briefly; left to expire if it cannot be had).
-    func unlockUploads() {
+    /// description releases the `flock`; a lease of this process is erased, under the
+    /// `flock`, taken without waiting.
+    /// - Returns: `false` when the lease is still in the file: another process held the
+    ///   `flock` at that instant. The uploader's machine then has ``eraseLease()`` tried
+    ///   again (``UploadStateMachine/Step/eraseUploadLease``), or leaves the lease to
+    ///   expire; nothing stays open meanwhile.
+    func unlockUploads() -> Bool {
         if uploadDescriptor >= 0 {
             close(uploadDescriptor)
             uploadDescriptor = -1
         }
-        guard holdsLease else { return }
+        guard holdsLease else { return true }
         holdsLease = false
+        leaseToErase = true
+        return eraseLease()
+    }
+
+    /// One try, without waiting, at erasing the lease ``unlockUploads()`` left in
+    /// `upload.lock`. `true` when nothing is left to erase: erased, or the file is gone,
+    /// or no lease of this process's is waiting; `false` while another process holds
+    /// the `flock`. A lease never erased expires by itself.
+    func eraseLease() -> Bool {
+        guard leaseToErase else { return true }
         let descriptor = openFile(uploadLockPath, O_RDWR | O_CLOEXEC, 0)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
-        for _ in 0..<20 {
-            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
-                if UploadLease.read(descriptor)?.holder == leaseHolder { UploadLease.write(nil, to: descriptor) }
-                return
-            }
-            usleep(1_000)
+        guard descriptor >= 0 else {
+            leaseToErase = false
+            return true
         }
+        // Closing the descriptor gives the `flock` back, whichever way this ends.
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return false }
+        if UploadLease.read(descriptor)?.holder == leaseHolder { UploadLease.write(nil, to: descriptor) }
+        leaseToErase = false
+        return true
     }
 }
 

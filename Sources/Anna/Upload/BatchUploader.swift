@@ -15,9 +15,12 @@ import FoundationNetworking
 /// On a shared folder (``DeliveryStorage/shared(_:)``) it also takes the folder's
 /// upload lock before each request and gives it back after, when the machine says
 /// (``UploadStateMachine/Step/takeUploadLock``; while another process holds it the
-/// machine sets when to try again, so no loop polls), and adopts the queues of processes that ended
-/// when the machine says (at start, before a flush's round, every
-/// ``DurableProvider/Configuration/flushInterval``).
+/// machine sets when to try again, so no loop polls; a lease left in the lock file is
+/// erased the same way, ``UploadStateMachine/Step/eraseUploadLease``), and adopts the
+/// queues of processes that ended when the machine says (at start, before a flush's
+/// round, every ``DurableProvider/Configuration/flushInterval``; while the folder's
+/// `claim.lock` is busy the machine says when to go on,
+/// ``UploadStateMachine/Step/resumeAdoption(from:withoutClaimLock:)``).
 ///
 /// The thread blocks in one kind of wait only, on `wake`, for the machine's
 /// ``UploadStateMachine/Step/wait(until:)``: it starts a request and does not wait
@@ -184,6 +187,9 @@ final class BatchUploader: Sendable {
                     }, batch: batch)
             case .releaseUploadLock:
                 releaseUploadLock()
+            case .eraseUploadLease:
+                let erased = shared?.eraseLease() ?? true
+                machine.withLock { $0.uploadLeaseEraseTried(erased: erased, now: .now) }
             case .hold(let waiters):
                 batch = []
                 for waiter in waiters { waiter.resume() }
@@ -192,8 +198,9 @@ final class BatchUploader: Sendable {
                 batch = []
                 for waiter in waiters { waiter.resume() }
             case .adopt:
-                adopt()
-                perform(machine.withLock { $0.adopted(now: .now) }, batch: batch)
+                perform(adopt(from: nil, withoutClaimLock: false), batch: batch)
+            case .resumeAdoption(let name, let withoutClaimLock):
+                perform(adopt(from: name, withoutClaimLock: withoutClaimLock), batch: batch)
             case .wait(let until):
                 let timeout = until.map { DispatchTime.now() + max(.zero, $0 - .now).dispatchInterval } ?? .distantFuture
                 _ = wake.wait(timeout: timeout)
@@ -232,13 +239,21 @@ final class BatchUploader: Sendable {
     }
 
     /// On a shared folder, moves the records of ended processes' queues into this
-    /// one; a purge or a suspension that begins meanwhile cuts it short.
-    private func adopt() {
-        guard let shared else { return }
+    /// one, from the queue directory named `start` (`nil`: the first); a purge or a
+    /// suspension that begins meanwhile cuts it short. Reports to the machine where it
+    /// stopped when the folder's `claim.lock` was busy, or that it is done, and returns
+    /// the effects.
+    private func adopt(from start: String?, withoutClaimLock: Bool) -> [Machine.Effect] {
+        guard let shared else { return machine.withLock { $0.adopted(now: .now) } }
         let adoption = shared.adoptOrphans(
-            into: queue, configuration: queue.configuration, errorHandler: storageErrorHandler,
-            shouldStop: { machine.withLock { $0.isHeld } })
+            into: queue, configuration: queue.configuration, errorHandler: storageErrorHandler, from: start,
+            withoutClaimLock: withoutClaimLock, shouldStop: { machine.withLock { $0.isHeld } })
         if adoption.records > 0 { counters.withLock { $0.adopted += adoption.records } }
+        return machine.withLock { machine in
+            guard let name = adoption.waitsForClaimLockAt else { return machine.adopted(now: .now) }
+            machine.adoptionWaitsForClaimLock(at: name, now: .now)
+            return []
+        }
     }
 
     /// Performs the machine's effects, outside its lock.
@@ -296,9 +311,14 @@ final class BatchUploader: Sendable {
     }
 
     /// On a shared folder, gives the folder's upload lock back (held for one request).
+    /// A lease left in `upload.lock` is erased later, when the machine says
+    /// (``UploadStateMachine/Step/eraseUploadLease``).
     private func releaseUploadLock() {
         guard let shared else { return }
-        shared.unlockUploads()
-        machine.withLock { $0.uploadLockReleased() }
+        let erased = shared.unlockUploads()
+        machine.withLock { machine in
+            machine.uploadLockReleased()
+            if !erased { machine.uploadLeaseLeft(now: .now) }
+        }
     }
 }

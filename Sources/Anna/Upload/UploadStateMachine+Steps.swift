@@ -8,8 +8,9 @@ extension UploadStateMachine {
         /// ``requestStarting(_:now:)``, then ask again (the machine waits for its answer).
         case send(Range<Int>)
         /// The answer of the request in flight arrived (``requestCompleted(_:answer:)``):
-        /// on a shared folder give the upload lock back (``uploadLockReleased()``), then
-        /// report it with ``answered(_:now:)``.
+        /// on a shared folder give the upload lock back (``uploadLockReleased()``, and
+        /// ``uploadLeaseLeft(now:)`` when its lease stays for now), then report it with
+        /// ``answered(_:now:)``.
         case answer(Answer)
         /// The request in flight, of this many records, has no complete answer by its
         /// deadline: cancel it (its late completion is ignored), give the upload lock back
@@ -26,10 +27,20 @@ extension UploadStateMachine {
         /// On a shared folder, before a send: try to take the folder's upload lock, then
         /// report ``uploadLockTaken()`` or ``uploadLockBusy(now:)``.
         case takeUploadLock
-        /// Give the shared folder's upload lock back, then report ``uploadLockReleased()``.
+        /// Give the shared folder's upload lock back, then report ``uploadLockReleased()``,
+        /// and ``uploadLeaseLeft(now:)`` when its lease could not be erased yet.
         case releaseUploadLock
-        /// Move ended processes' queues into this one, then report ``adopted(now:)``.
+        /// Try once, without waiting, to erase the lease giving the upload lock back
+        /// left in `upload.lock`, then report ``uploadLeaseEraseTried(erased:now:)``.
+        case eraseUploadLease
+        /// Move ended processes' queues into this one, then report ``adopted(now:)``, or
+        /// ``adoptionWaitsForClaimLock(at:now:)`` when it stopped at a queue whose lock
+        /// waits for the folder's `claim.lock`.
         case adopt
+        /// Go on with the adoption that stopped at the queue directory named `from`,
+        /// taking that queue's lock without `claim.lock` when `withoutClaimLock` (its
+        /// wait ran out); then report as after ``adopt``.
+        case resumeAdoption(from: String, withoutClaimLock: Bool)
         /// Write and sync what the queue received, then report ``persisted(now:)``: the
         /// start of a flush's or a stop's round.
         case persist

@@ -6,9 +6,20 @@
 /// (``UploadStateMachine/Configuration/uploadLockPatience``): a failed attempt,
 /// backed off like any other. The driver holds the lock (a `flock`) for one request
 /// and gives it back when the machine says.
+///
+/// Under ``DeliveryStorage/LockPolicy/aroundIO`` giving it back means erasing this
+/// process's ``UploadLease`` from `upload.lock` under the file's `flock`, which
+/// another process holds for an instant to read or write its own. When that `flock`
+/// is busy the lease is left in the file and the machine has the driver try again
+/// every millisecond (``UploadStateMachine/Step/eraseUploadLease``), 20 tries in all
+/// counting the first; after that the lease is left to expire.
 struct UploadLockWait: Equatable {
     private static let firstPause = Duration.milliseconds(5)
     private static let longestPause = Duration.milliseconds(160)
+    /// The pause between two tries at erasing a lease left in `upload.lock`.
+    static let leaseErasePause = Duration.milliseconds(1)
+    /// The most tries at erasing a lease, the first (in giving the lock back) included.
+    static let leaseEraseTries = 20
 
     /// Whether the driver holds the lock now.
     private(set) var isHeld = false
@@ -16,10 +27,16 @@ struct UploadLockWait: Equatable {
     private(set) var retryAt: ContinuousClock.Instant?
     private var busySince: ContinuousClock.Instant?
     private var pause = firstPause
+    /// When to try again to erase this process's lease, left in `upload.lock` because
+    /// its `flock` was busy; `nil` when nothing is left to erase.
+    private(set) var leaseEraseAt: ContinuousClock.Instant?
+    /// Tries left at erasing the lease.
+    private var leaseEraseTriesLeft = 0
 
-    /// The driver took the lock.
+    /// The driver took the lock: a lease written now replaces any left before.
     mutating func taken() {
         isHeld = true
+        leaseEraseAt = nil
         reset()
     }
 
@@ -40,6 +57,20 @@ struct UploadLockWait: Equatable {
     /// The driver gave the lock back.
     mutating func released() {
         isHeld = false
+    }
+
+    /// Giving the lock back left the lease in the file (its first try at erasing it
+    /// found the `flock` busy): try again after ``leaseErasePause``.
+    mutating func leaseLeft(now: ContinuousClock.Instant) {
+        leaseEraseTriesLeft = Self.leaseEraseTries - 1
+        leaseEraseAt = now + Self.leaseErasePause
+    }
+
+    /// The driver tried again to erase the lease: done when `erased`, else another
+    /// try after ``leaseErasePause`` while tries are left, then none (it expires).
+    mutating func leaseEraseTried(erased: Bool, now: ContinuousClock.Instant) {
+        leaseEraseTriesLeft -= 1
+        leaseEraseAt = erased || leaseEraseTriesLeft <= 0 ? nil : now + Self.leaseErasePause
     }
 
     /// The round that waited for it ended: the next one waits anew.
@@ -68,6 +99,27 @@ extension UploadStateMachine {
     /// ``Step/releaseUploadLock``).
     mutating func uploadLockReleased() {
         uploadLock.released()
+    }
+
+    /// Giving the upload lock back left this process's lease in `upload.lock`: another
+    /// process held the file's `flock` for that instant. The machine has the driver
+    /// try again (``Step/eraseUploadLease``) before anything else, every millisecond,
+    /// 20 tries in all, as the driver's loop did before.
+    mutating func uploadLeaseLeft(now: Instant) {
+        uploadLock.leaseLeft(now: now)
+    }
+
+    /// The driver tried again to erase the lease (after ``Step/eraseUploadLease``):
+    /// `erased` when it is gone, or nothing was left to erase.
+    mutating func uploadLeaseEraseTried(erased: Bool, now: Instant) {
+        uploadLock.leaseEraseTried(erased: erased, now: now)
+    }
+
+    /// The step while a lease left in `upload.lock` waits to be erased: the next try,
+    /// or a wait for it. Before anything else, as when the driver waited for it.
+    func leaseEraseStep(now: Instant) -> Step? {
+        guard let at = uploadLock.leaseEraseAt else { return nil }
+        return now < at ? .wait(until: at) : .eraseUploadLease
     }
 
     /// The step for a batch ready to send: on a shared folder, the upload lock first.

@@ -101,6 +101,9 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
     var nextAdoption: Instant
     /// `flush()` callers waiting for an adoption before their round.
     var flushesAwaitingAdoption: [Waiter] = []
+    /// The adoption under way stopped at this queue directory (its name): the folder's
+    /// `claim.lock` was busy, and the wait says when to go on.
+    var adoptionWait: (directory: String, wait: ClaimLockWait)?
 
     init(configuration: Configuration, random: Random, now: Instant) {
         self.configuration = configuration
@@ -396,6 +399,9 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
             return .holdEnded(resuming: holdWaiters)
         }
         abandonBatch()
+        // An adoption waiting for `claim.lock` is cut short, as a hold cuts one under
+        // way short; the next one starts from the first queue.
+        adoptionWait = nil
         defer { holdWaiters = [] }
         return .hold(resuming: holdWaiters)
     }
@@ -404,6 +410,7 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
 
     /// What the driver does now.
     mutating func next(now: Instant) -> Step {
+        if let step = leaseEraseStep(now: now) { return step }
         if uploadLock.isHeld, inFlight == nil, !mayStartRequest || !path.isReachable || isAdoptionDue(now: now) {
             // Held for the next request only: given back when that request is not next.
             return .releaseUploadLock
@@ -427,7 +434,7 @@ struct UploadStateMachine<Random: RandomNumberGenerator, Waiter, Request> {
             flushesAwaitingPersist = []
             return .persist
         }
-        if isAdoptionDue(now: now) { return .adopt }
+        if isAdoptionDue(now: now) { return adoptionStep(now: now) }
         return nextUnheld(now: now)
     }
 
