@@ -338,6 +338,24 @@ final class ContendedStore: ForwardingStore, @unchecked Sendable {
         }
     }
 
+    /// A purge that could not take the lock left the disk's records for later; when the
+    /// lock came back with the folder unchanged (no recovery), they were read and sent.
+    @Test func aPurgeLeftPendingByAConflictIsDoneWhenTheLockComesBack() {
+        let store = ContendedStore(base: MemorySegmentStore())
+        let errors = LockedState<[DurableStorageError]>([])
+        var writer = idleWriter(store: store, errors: errors)
+        store.busy = true
+        writer.purgeBuffer()
+        var now = start
+        while case .retry(let at) = writer.attempt(now: now, { $0.purgeStored() }) { now = at }
+        store.busy = false
+        guard case .done(let records) = writer.attempt(now: now, { $0.read(maxRecords: 10, maxBytes: 1 << 20) }) else {
+            Issue.record("the lock is free: the read runs")
+            return
+        }
+        #expect(records.isEmpty, "the purged records are never read: \(records.count) were")
+    }
+
     @Test func aConflictPastThePatienceMovesAQueueOfASharedFolderElsewhere() {
         let store = ContendedStore(base: MemorySegmentStore())
         let errors = LockedState<[DurableStorageError]>([])

@@ -114,7 +114,11 @@ extension DurableQueue {
         mutating func ensureReady() -> Bool {
             guard holdLock() else { return false }
             switch storage {
-            case .ready: return true
+            case .ready:
+                // A purge that could not take the lock is done before anything reads or
+                // writes: with the folder unchanged, no recovery runs to do it.
+                if purgePending { purgeStorage() }
+                return true
             case .needsRecovery, .unlisted:
                 recover()
                 return storage == .ready
