@@ -1,0 +1,77 @@
+import Anna
+import AnnaWebContent
+import Foundation
+import Testing
+
+/// The values a generated web client sends (ISO 8601 dates from `toISOString()`, enums as
+/// their wire strings, objects, lists of objects, optionals left out, numbers) become
+/// the events the Swift factories build, with the app's plan metadata, in the spec's
+/// names and in snake_case.
+@Suite struct PageValueTests {
+    static let items = [
+        OrderItem(itemID: "sku-1", itemName: "Dune", itemCategory: .homeAndGarden, price: 9.75, quantity: 2),
+        OrderItem(itemID: "sku-2", itemName: "Jazz record", itemCategory: .music, price: 5, quantity: 1),
+    ]
+    static let order = """
+        {"orderID":"o-1","total":19.5,"method":"apple pay","itemCount":3,"placedAt":"2026-01-01T00:00:00.123Z",\
+        "items":[{"itemID":"sku-1","itemName":"Dune","itemCategory":"home and garden","price":9.75,"quantity":2},\
+        {"itemID":"sku-2","itemName":"Jazz record","itemCategory":"music","price":5,"quantity":1}],"giftMessage":"for you"}
+        """
+
+    @Test func aPageEventIsTheEventTheSwiftFactoryBuilds() async {
+        let harness = BridgeHarness(grantedConsent: [.necessary, .analytics, .marketing])
+        #expect(harness.track("orderPlaced", Self.order) == .accepted)
+        // An optional left out, or null; an int where a double is declared.
+        #expect(harness.track("productAddedToCart", #"{"productID":"sku-3","quantity":1,"price":5}"#) == .accepted)
+        #expect(harness.track("searchPerformed", #"{"query":"dune","resultCount":3,"category":null}"#) == .accepted)
+        #expect(harness.track("promoBannerTapped", #"{"campaign":"spring","link":"https://example.com/spring?a=1"}"#) == .accepted)
+        #expect(harness.track("homeViewed") == .accepted)
+        let expected: [AnalyticsEvent] = [
+            .orderPlaced(
+                orderID: "o-1", total: 19.5, method: .applePay, itemCount: 3,
+                placedAt: Date(timeIntervalSince1970: 1_767_225_600.123), items: Self.items, giftMessage: "for you"),
+            .productAddedToCart(productID: "sku-3", quantity: 1, price: 5),
+            .searchPerformed(query: "dune", resultCount: 3),
+            .promoBannerTapped(campaign: "spring", link: URL(string: "https://example.com/spring?a=1")),
+            .homeViewed,
+        ]
+        let delivered = await harness.delivered()
+        #expect(delivered == expected)
+        // The app's plan metadata: consent, PII keys, constraints and the plan version.
+        #expect(delivered.map(\.metadata) == expected.map(\.metadata))
+        #expect(delivered.first?.metadata.plan?.version == "2.3.0")
+        #expect(harness.bridge.refusals.isEmpty)
+    }
+
+    @Test func snakeCaseNamesMapBackToTheSpecs() async {
+        let harness = BridgeHarness()
+        #expect(harness.track("product_added_to_cart", #"{"product_id":"sku-2","quantity":1,"price":5,"coupon":"SPRING24"}"#, naming: "snake_case") == .accepted)
+        #expect(harness.track("checkout_started", #"{"item_count":3,"total":24.5,"delivery":"express"}"#, naming: "snake_case") == .accepted)
+        // Snake-case names are not the spec's: refused unless the message says so.
+        #expect(harness.track("checkout_started", #"{"item_count":3,"total":24.5,"delivery":"express"}"#).refusalKind == .undeclaredEvent)
+        #expect(harness.track("checkoutStarted", #"{"item_count":3,"total":24.5,"delivery":"express"}"#).refusalKind == .undeclaredProperty)
+        #expect(await harness.delivered() == [
+            .productAddedToCart(productID: "sku-2", quantity: 1, price: 5, coupon: "SPRING24"),
+            .checkoutStarted(itemCount: 3, total: 24.5, delivery: .express),
+        ])
+    }
+
+    @Test func datesAreJavaScriptsISOStringsOnly() {
+        let harness = BridgeHarness()
+        for placedAt in ["2026-01-01", "1767225600123", "2026-13-01T00:00:00.000Z", "2026-02-30T00:00:00.000Z", "2026-01-01T00:00:00.000+01:00"] {
+            let order = Self.order.replacingOccurrences(of: "2026-01-01T00:00:00.123Z", with: placedAt)
+            #expect(harness.track("orderPlaced", order).refusalKind == .invalidValue, "\(placedAt)")
+        }
+        let withoutMilliseconds = Self.order.replacingOccurrences(of: "2026-01-01T00:00:00.123Z", with: "2028-02-29T23:59:59Z")
+        #expect(harness.track("orderPlaced", withoutMilliseconds) == .accepted)
+    }
+
+    @Test func thePagesPlanVersionDoesNotMatterItsNameDoes() async {
+        let harness = BridgeHarness()
+        let older = #"{"anna":1,"type":"track","event":"homeViewed","naming":"spec","context":{"plan":{"name":"Shop","version":"1.0.0","eventVersion":"1.0.0","branch":"web"}}}"#
+        #expect(harness.post(older) == .accepted)
+        #expect(harness.post(older.replacingOccurrences(of: #""branch":"web""#, with: #""branch":"web","extra":"1""#)).refusalKind == .malformed)
+        // The event carries the app's plan, not the page's.
+        #expect(await harness.delivered().map(\.metadata.plan?.version) == ["2.3.0"])
+    }
+}
