@@ -243,7 +243,7 @@ let package = Package(
         // ArticleSnippets.swift and run, against the README's spec (catalog.anna.yml).
         .testTarget(
             name: "AnnaDocumentationTests",
-            dependencies: ["Anna", "AnnaFocusPaths", "AnnaTesting", "AnnaDestinations"],
+            dependencies: ["Anna", "AnnaFocusPaths", "AnnaTesting", "AnnaDestinations", "AnnaWebContent"],
             plugins: [.plugin(name: "AnnaPlugin")]
         ),
         // The inspector's checks in process, and anna-inspect run as a process: real

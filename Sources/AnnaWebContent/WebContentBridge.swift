@@ -101,16 +101,30 @@ public final class WebContentBridge: Sendable {
             } catch {
                 return refuse(error)
             }
-        case .screen(let name, _, _):
-            return refuse(WebContentRefusal(
-                .notSupported, name: name,
-                message: "the app's compiled catalog does not describe screens, so the bridge cannot check them; report the screen from the app"))
+        case .screen(let name, let properties, let plan):
+            do throws(WebContentRefusal) {
+                service.screen(try screen(name, properties: properties, plan: plan, naming: message.naming))
+            } catch {
+                return refuse(error)
+            }
         case .identify(let userID, let traits):
-            guard traits.isEmpty else { return refuse(Self.traitsNotSupported("identify")) }
-            if let userID { service.identify(userID: userID) } else { service.identify(traits: []) }
+            do throws(WebContentRefusal) {
+                let traits = try self.traits(traits, set: .traits, naming: message.naming).map {
+                    UserTrait(name: $0.name, value: $0.value, metadata: $0.metadata)
+                }
+                if let userID { service.identify(userID: userID, traits: traits) } else { service.identify(traits: traits) }
+            } catch {
+                return refuse(error)
+            }
         case .group(let groupID, let traits):
-            guard traits.isEmpty else { return refuse(Self.traitsNotSupported("group")) }
-            service.group(groupID: groupID)
+            do throws(WebContentRefusal) {
+                let traits = try self.traits(traits, set: .groupTraits, naming: message.naming).map {
+                    GroupTrait(name: $0.name, value: $0.value, metadata: $0.metadata)
+                }
+                service.group(groupID: groupID, traits: traits)
+            } catch {
+                return refuse(error)
+            }
         case .reset:
             service.reset()
         case .optOut(let optedOut):
@@ -124,11 +138,5 @@ public final class WebContentBridge: Sendable {
             service.setConsent(Set(categories.map(ConsentCategory.init(rawValue:))))
         }
         return .accepted
-    }
-
-    private static func traitsNotSupported(_ call: String) -> WebContentRefusal {
-        WebContentRefusal(
-            .notSupported, name: call,
-            message: "the app's compiled catalog does not describe traits, so the bridge cannot check them; send \(call) without traits, or from the app")
     }
 }

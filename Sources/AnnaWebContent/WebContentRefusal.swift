@@ -21,9 +21,10 @@ public struct WebContentRefusal: Error, Sendable, Hashable, CustomStringConverti
         case malformed
         /// The message names another plan in `context.plan.name` than the app's.
         case otherPlan
-        /// The event is not in the app's plan (deprecated events are not either).
+        /// The event or screen is not in the app's plan (deprecated ones are not either).
         case undeclaredEvent
-        /// A property the event does not declare.
+        /// A property the event, screen or trait set does not declare, nor the plan's
+        /// global properties.
         case undeclaredProperty
         /// A value of another type than declared, outside an enum, a required one
         /// missing, or an object with a property its type does not declare.
@@ -33,9 +34,6 @@ public struct WebContentRefusal: Error, Sendable, Hashable, CustomStringConverti
         /// `identify`, `group`, `reset`, `optOut` or `consent`, which the app did not allow
         /// (``WebContentBridge/Configuration/allowedCommands``).
         case commandNotAllowed
-        /// A call the app's compiled catalog cannot check: screens and traits, which
-        /// the generated catalog does not describe yet.
-        case notSupported
     }
 
     /// The kind.

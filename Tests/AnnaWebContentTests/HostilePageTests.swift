@@ -126,7 +126,9 @@ import Testing
         #expect(allowing.post(commands[2]).refusalKind == .commandNotAllowed)
         #expect(await allowing.service.identity.userID == "intruder")
         #expect(allowing.post(commands[3]) == .accepted)
-        // Traits the catalog cannot check are refused, allowed or not.
-        #expect(allowing.post(#"{"anna":1,"type":"identify","userId":"u","traits":{"email":"a@example.com"}}"#).refusalKind == .notSupported)
+        // Traits are the plan's, checked as the trait factories check them.
+        #expect(allowing.post(#"{"anna":1,"type":"identify","userId":"u","traits":{"shoeSize":44}}"#).refusalKind == .undeclaredProperty)
+        #expect(allowing.post(#"{"anna":1,"type":"identify","userId":"u","traits":{"loyaltyTier":"platinum"}}"#).refusalKind == .invalidValue)
+        #expect(allowing.post(#"{"anna":1,"type":"identify","userId":"u","traits":{"email":"\#(String(repeating: "a", count: 250))@x.io"}}"#).refusalKind == .constraintViolated)
     }
 }

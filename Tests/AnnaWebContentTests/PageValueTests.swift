@@ -56,6 +56,42 @@ import Testing
         ])
     }
 
+    @Test func screensTraitsAndGlobalsAreThePlans() async {
+        let harness = BridgeHarness(allowedCommands: [.identify])
+        #expect(harness.post(#"{"anna":1,"type":"screen","name":"Product Detail","properties":{"productID":"sku-1"},"naming":"spec"}"#) == .accepted)
+        #expect(harness.post(#"{"anna":1,"type":"screen","name":"cart","properties":{},"naming":"snake_case"}"#) == .accepted)
+        #expect(harness.post(#"{"anna":1,"type":"screen","name":"Checkout","properties":{}}"#).refusalKind == .undeclaredEvent)
+        #expect(harness.post(#"{"anna":1,"type":"identify","userId":"customer-42","traits":{"email":"a@example.com","loyalty_tier":"gold"},"naming":"snake_case"}"#) == .accepted)
+        // The page's global properties ride along with its events, checked as setGlobal checks them.
+        #expect(harness.track("homeViewed", #"{"theme":"dark","experiment":"b"}"#) == .accepted)
+        #expect(harness.track("homeViewed", #"{"theme":"sepia"}"#).refusalKind == .invalidValue)
+        #expect(harness.track("homeViewed", #"{"experiment":"\#(String(repeating: "x", count: 41))"}"#).refusalKind == .constraintViolated)
+        await harness.service.flush()
+        #expect(harness.recorder.screens == [.productDetail(productID: "sku-1"), .cart])
+        #expect(harness.recorder.events == [AnalyticsEvent(
+            name: "homeViewed", parameters: ["theme": "dark", "experiment": "b"], metadata: AnalyticsEvent.homeViewed.metadata)])
+        let identity = await harness.service.identity
+        #expect(identity.userID == "customer-42")
+        #expect(identity.traits == ["email": "a@example.com", "loyaltyTier": "gold"])
+        // The traits keep their PII marks: email is PII, loyaltyTier is not.
+        let identify = harness.recorder.calls(.identify).last
+        #expect(identify?.event.metadata.piiKeys.contains("email") == true)
+        #expect(identify?.event.metadata.piiKeys.contains("loyaltyTier") == false)
+    }
+
+    @Test func snakeCaseReachesIntoObjects() async {
+        let harness = BridgeHarness()
+        let snake = Self.order
+            .replacingOccurrences(of: "orderID", with: "order_id").replacingOccurrences(of: "itemCount", with: "item_count")
+            .replacingOccurrences(of: "placedAt", with: "placed_at").replacingOccurrences(of: "giftMessage", with: "gift_message")
+            .replacingOccurrences(of: "itemID", with: "item_id").replacingOccurrences(of: "itemName", with: "item_name")
+            .replacingOccurrences(of: "itemCategory", with: "item_category")
+        #expect(harness.track("order_placed", snake, naming: "snake_case") == .accepted)
+        #expect(await harness.delivered() == [.orderPlaced(
+            orderID: "o-1", total: 19.5, method: .applePay, itemCount: 3,
+            placedAt: Date(timeIntervalSince1970: 1_767_225_600.123), items: Self.items, giftMessage: "for you")])
+    }
+
     @Test func datesAreJavaScriptsISOStringsOnly() {
         let harness = BridgeHarness()
         for placedAt in ["2026-01-01", "1767225600123", "2026-13-01T00:00:00.000Z", "2026-02-30T00:00:00.000Z", "2026-01-01T00:00:00.000+01:00"] {
