@@ -170,7 +170,7 @@ extension ClientLanguage {
     func syntax(_ options: ClientOptions) -> (any ClientSyntax)? {
         switch self {
         case .swift: nil
-        case .typescript: TypeScriptSyntax()
+        case .typescript: TypeScriptSyntax(naming: options.naming)
         case .kotlin: KotlinSyntax(package: options.kotlinPackage)
         }
     }

@@ -89,7 +89,12 @@ final class Done: Sendable {
             arrival.time > purgeReturned && arrival.messageIDs.contains { purgedIDs.contains($0) }
         }
         #expect(late.isEmpty, "\(late.count) request(s) after purge carried purged events")
-        #expect(provider.metrics.dropped[.purged, default: 0] == 8)
+        // On a loaded machine the purge can come while a split half is in flight; the
+        // collector may accept that half (it arrived before the purge). Every other
+        // purged event is counted as purged, none twice.
+        let deliveredBeforePurge = try await collector.accepted().events.filter { purgedIDs.contains($0.messageID) }.count
+        #expect(provider.metrics.dropped[.purged, default: 0] + deliveredBeforePurge == 8)
+        #expect(provider.metrics.delivered == deliveredBeforePurge)
 
         // Uploads resume for what comes after.
         try await collector.control(["default": ["status": 200]])

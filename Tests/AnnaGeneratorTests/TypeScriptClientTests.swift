@@ -23,8 +23,7 @@ struct TypeScriptClientTests {
             let large = try await ClientCompilers.largeSpec(in: directory, objects: objects)
             files.append(try ClientCompilers.generate(large, .typescript, into: directory, name: "large\(objects ? "-objects" : "").anna.ts"))
         }
-        let shop = Fixtures.packageRoot.appending(path: "Examples/Shop/Sources/ShopAnalytics/shop.anna.yml")
-        files.append(try ClientCompilers.generate(shop, .typescript, into: directory, name: "shop.anna.ts"))
+        files.append(try ClientCompilers.generate(ClientCompilers.shopSpec, .typescript, into: directory, name: "shop.anna.ts"))
         let readme = try ClientCompilers.readmeBlocks("typescript", fileExtension: "ts", into: directory)
         #expect(!readme.isEmpty, "README.md and ClientsInOtherLanguages.md have no <!-- client: typescript --> block")
         files += readme
@@ -59,17 +58,61 @@ struct TypeScriptClientTests {
         try #require(ClientCompilers.isInstalled("node") || ClientCompilers.required, "node is not installed")
         let directory = try ClientCompilers.temporaryDirectory("typescript-run")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let shop = Fixtures.packageRoot.appending(path: "Examples/Shop/Sources/ShopAnalytics/shop.anna.yml")
-        let module = try ClientCompilers.generate(shop, .typescript, into: directory, name: "shop.anna.ts")
-        let program = directory.appending(path: "wire.ts")
-        try FileManager.default.copyItem(at: Fixtures.directory.appending(path: "ClientRun/wire.ts"), to: program)
-        let (status, output) = try await SwiftCompiler.run(
-            ["-n", "10", "tsc", "--strict", "--module", "commonjs", "--target", "es2019", "--outDir", directory.appending(path: "out").path,
-             module.path, program.path],
-            executable: "nice")
-        try #require(status == 0, "tsc failed:\n\(output)")
-        let (exit, printed) = try await SwiftCompiler.run([directory.appending(path: "out/wire.js").path], executable: "node")
+        let out = try await ClientCompilers.compileShop(
+            with: [Fixtures.directory.appending(path: "ClientRun/wire.ts")], in: directory, flags: ["--target", "es2019"])
+        let (exit, printed) = try await SwiftCompiler.run([out.appending(path: "wire.js").path], executable: "node")
         try #require(exit == 0, "node failed:\n\(printed)")
         #expect(try ClientCompilers.parsedLines(printed) == ClientCompilers.expectedWire(), "node printed:\n\(printed)")
+    }
+
+    /// Node runs `annaWebViewClient` of the Shop's module in both namings, compiled
+    /// with ES2019's library and no DOM: outside the app each call goes to the page's
+    /// client (without PII) or nowhere; with a fake `webkit.messageHandlers.anna`
+    /// installed after the client was made, each call is posted as one JSON string of
+    /// message format 1 (objects, lists of objects, optionals, dates and enums as the
+    /// class sends them, the naming, the plan's context), and so are `reset`, opt-out
+    /// and consent. `Fixtures/ClientRun/webview*.jsonl` hold the exact lines.
+    @Test func nodePostsEachCallToTheWebViewsMessageHandler() async throws {
+        try #require(ClientCompilers.isInstalled("node") || ClientCompilers.required, "node is not installed")
+        let directory = try ClientCompilers.temporaryDirectory("typescript-webview")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = try await ClientCompilers.compileShop(
+            with: [Fixtures.directory.appending(path: "ClientRun/webview.ts")], namings: ClientNaming.allCases, in: directory,
+            flags: ["--noUnusedLocals", "--noUnusedParameters", "--target", "es2019", "--lib", "es2019"])
+        for naming in ClientNaming.allCases {
+            let (exit, printed) = try await SwiftCompiler.run([out.appending(path: "\(naming.rawValue)/webview.js").path], executable: "node")
+            try #require(exit == 0, "node failed:\n\(printed)")
+            let expected = Fixtures.directory.appending(path: "ClientRun/webview\(naming == .spec ? "" : "-" + naming.rawValue).jsonl")
+            let lines = try ClientCompilers.parsedLines(String(contentsOf: expected, encoding: .utf8))
+            #expect(try ClientCompilers.parsedLines(printed) == lines, "node printed with the naming \(naming.rawValue):\n\(printed)")
+        }
+    }
+
+    /// The web-view lane of `scripts/one-wire/wire-calls.ts`, compiled as
+    /// check-one-wire.py compiles it: `--webview-messages FILE` writes one line per call,
+    /// each the JSON string posted, for the app's bridge to read on the Swift side.
+    @Test func oneWiresWebViewLaneWritesOneMessageALine() async throws {
+        try #require(ClientCompilers.isInstalled("node") || ClientCompilers.required, "node is not installed")
+        let directory = try ClientCompilers.temporaryDirectory("typescript-webview-lane")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = try await ClientCompilers.compileShop(
+            with: [Fixtures.packageRoot.appending(path: "scripts/one-wire/wire-calls.ts")], in: directory,
+            flags: ["--target", "es2020", "--lib", "es2020"])
+        let file = directory.appending(path: "messages.jsonl")
+        try Data("a line of an earlier run\n".utf8).write(to: file)
+        let (exit, printed) = try await SwiftCompiler.run(
+            [out.appending(path: "wire-calls.js").path, "--webview-messages", file.path], executable: "node")
+        try #require(exit == 0, "node failed:\n\(printed)")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let messages = try ClientCompilers.parsedLines(text)
+        #expect(text.split(separator: "\n").count == messages.count && text.hasSuffix("}\n"))
+        #expect(messages.allSatisfy { $0["anna"] as? Int == 1 && $0["naming"] as? String == "spec" })
+        let calls = messages.map { "\($0["type"] ?? "")" + " " + "\($0["event"] ?? $0["name"] ?? $0["userId"] ?? "")" }
+        #expect(calls == [
+            "track orderPlaced", "track productAddedToCart", "track productAddedToCart", "track searchPerformed",
+            "track checkoutStarted", "track reviewSubmitted", "track promoBannerTapped", "screen Product Detail",
+            "identify customer-42", "track homeViewed", "screen Cart", "track appOpened",
+        ], "\(text)")
+        #expect(printed.contains(": 12 messages"), "\(printed)")
     }
 }

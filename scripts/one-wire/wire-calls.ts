@@ -2,10 +2,17 @@
 // made through the TypeScript that `anna generate --language typescript` writes for shop.anna.yml,
 // and posted by a minimal client of Segment's HTTP Tracking API of its own, with Node's fetch.
 // scripts/check-one-wire.py compiles it with `tsc --strict` and compares what reaches `anna inspect`.
-import { AnnaCallOptions, AnnaClient, ShopAnalytics } from "./shop.anna";
+//
+// `node wire-calls.js --webview-messages FILE` makes the same calls through the module's
+// annaWebViewClient instead, as a page in the app's WKWebView does, with a stand-in for
+// WebKit's `webkit.messageHandlers.anna` that appends each message to FILE: the file is
+// created or emptied first, then holds one line per call, the JSON string exactly as posted
+// (message format 1), in the order of the calls. The app's bridge reads it on the Swift side.
+import { AnnaCallOptions, AnnaClient, annaWebViewClient, ShopAnalytics } from "./shop.anna";
 
 declare const process: { argv: string[]; exitCode: number | undefined };
 declare const console: { log(line: string): void; error(line: string): void };
+declare function require(module: "fs"): { writeFileSync(path: string, text: string): void; appendFileSync(path: string, text: string): void };
 declare function fetch(url: string, init: { method: string; headers: { [name: string]: string }; body: string }):
   Promise<{ status: number; text(): Promise<string> }>;
 declare function btoa(text: string): string;
@@ -57,11 +64,8 @@ class SegmentHTTPClient implements AnnaClient {
   }
 }
 
-async function main(): Promise<void> {
-  const endpoint = process.argv[2];
-  if (endpoint === undefined) throw new Error("usage: node wire-calls.js http://127.0.0.1:PORT/v1/batch");
-  const client = new SegmentHTTPClient(endpoint, "shop-write-key", "node-wire");
-  const shop = new ShopAnalytics(client, { planBranch: "main" });
+/** The calls of WireCalls.swift, in its order. */
+function calls(shop: ShopAnalytics): void {
   shop.orderPlaced({
     orderID: "o-1", total: 19.5, method: "apple pay", itemCount: 3, placedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, 123)),
     items: [
@@ -83,6 +87,40 @@ async function main(): Promise<void> {
   shop.screens.cart();
   shop.setGlobals({ experiment: null });
   shop.appOpened();
+}
+
+/**
+ * The page's side of the web view: a stand-in for WebKit's message handler that appends each
+ * posted string to `file` as a line. The page passes its PII on (`sendPII: isInApp`): the app's
+ * providers decide, as they do for the app's own calls.
+ */
+function webViewCalls(file: string): void {
+  require("fs").writeFileSync(file, "");
+  let count = 0;
+  const handler = {
+    postMessage: (message: string) => {
+      count += 1;
+      require("fs").appendFileSync(file, message + "\n");
+    },
+  };
+  (globalThis as unknown as { webkit: { messageHandlers: { [name: string]: typeof handler } } }).webkit = { messageHandlers: { anna: handler } };
+  const client = annaWebViewClient();
+  if (!client.isInApp) throw new Error("the stand-in message handler was not found");
+  calls(new ShopAnalytics(client, { planBranch: "main", sendPII: client.isInApp }));
+  console.log("wire calls to " + file + ": " + count + " messages");
+}
+
+async function main(): Promise<void> {
+  if (process.argv[2] === "--webview-messages") {
+    const file = process.argv[3];
+    if (file === undefined) throw new Error("usage: node wire-calls.js --webview-messages FILE");
+    webViewCalls(file);
+    return;
+  }
+  const endpoint = process.argv[2];
+  if (endpoint === undefined) throw new Error("usage: node wire-calls.js http://127.0.0.1:PORT/v1/batch | --webview-messages FILE");
+  const client = new SegmentHTTPClient(endpoint, "shop-write-key", "node-wire");
+  calls(new ShopAnalytics(client, { planBranch: "main" }));
   await client.flush();
   console.log("wire calls to " + endpoint + ": delivered");
 }

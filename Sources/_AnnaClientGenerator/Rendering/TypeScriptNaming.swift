@@ -17,7 +17,8 @@ enum TypeScriptNaming {
 
     /// Types a generated module refers to or declares.
     static let reservedTypes: Set<String> = [
-        "AnnaClient", "AnnaViolation", "AnnaOptions", "AnnaContext", "Record", "Date", "ReadonlyArray", "Array",
+        "AnnaClient", "AnnaViolation", "AnnaOptions", "AnnaContext", "AnnaPlan", "AnnaCallOptions",
+        "AnnaWebViewOptions", "AnnaWebViewClient", "AnnaWebKitGlobal", "AnnaMessageHandler", "AnnaWebView", "Record", "Date", "ReadonlyArray", "Array",
         "RegExp", "Object", "String", "Number", "Boolean", "Error", "Symbol", "Function", "JSON", "Math",
         "Partial", "Promise", "Map", "Set",
     ]

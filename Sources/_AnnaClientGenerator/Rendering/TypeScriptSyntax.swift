@@ -7,8 +7,12 @@ import _AnnaGeneratorCore
 /// analytics-next as it is; analytics-node through a few lines ClientsInOtherLanguages.md shows).
 ///
 /// The module needs only ES5's library (`Record`, `Date.toISOString`) and passes
-/// `tsc --strict`.
+/// `tsc --strict`. It ends with `annaWebViewClient`, the client of a page in the
+/// app's `WKWebView` (``webViewClient(naming:isVersioned:)``).
 struct TypeScriptSyntax: ClientSyntax {
+    /// The names the module sends, which the web-view client tells the app.
+    var naming: ClientNaming = .spec
+
     static let reservedTypes = TypeScriptNaming.reservedTypes
     static let typeKeywords = TypeScriptNaming.keywords
     static let indentUnit = "  "
@@ -112,7 +116,7 @@ textCheck: annaText(context, {path}, {element}, {minLength}, {maxLength}, {patte
         if helpers.contains(.send) {
             out += plan.map { Self.versionedSendMethod(globals: hasGlobals, plan: $0, string: string) } ?? Self.sendMethod(globals: hasGlobals)
         }
-        return out + "}\n" + converters
+        return out + "}\n" + converters + Self.webViewClient(naming: naming, isVersioned: plan != nil)
     }
 
     // MARK: Calls

@@ -147,3 +147,35 @@ extension ClientCompilers {
         }
     }
 }
+
+extension ClientCompilers {
+    /// The Shop example's spec: objects, lists of objects, optionals, dates, enums, a versioned plan.
+    static let shopSpec = Fixtures.packageRoot.appending(path: "Examples/Shop/Sources/ShopAnalytics/shop.anna.yml")
+
+    /// Generates the Shop's TypeScript in each naming, beside a copy of each program (in
+    /// `directory`, or in a folder per naming when there are several), and compiles them
+    /// all with one `tsc --strict --module commonjs` and `flags`.
+    /// - Returns: The folder of the JavaScript, laid out as the sources are.
+    static func compileShop(
+        with programs: [URL], namings: [ClientNaming] = [.spec], in directory: URL, flags: [String]
+    ) async throws -> URL {
+        var files: [URL] = []
+        for naming in namings {
+            let folder = namings.count == 1 ? directory : directory.appending(path: naming.rawValue)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            files.append(try generate(shopSpec, .typescript, into: folder, name: "shop.anna.ts", options: ClientOptions(naming: naming)))
+            for program in programs {
+                let copy = folder.appending(path: program.lastPathComponent)
+                try FileManager.default.copyItem(at: program, to: copy)
+                files.append(copy)
+            }
+        }
+        let out = directory.appending(path: "out")
+        let (status, output) = try await SwiftCompiler.run(
+            ["-n", "10", "tsc", "--strict", "--module", "commonjs", "--pretty", "false", "--rootDir", directory.path, "--outDir", out.path]
+                + flags + files.map(\.path),
+            executable: "nice")
+        guard status == 0 else { throw SwiftCompiler.Failure(description: "tsc failed:\n\(output)") }
+        return out
+    }
+}
