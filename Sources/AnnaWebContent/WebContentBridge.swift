@@ -15,9 +15,10 @@ import Foundation
 ///
 /// The page is not trusted. A message is refused unless its frame's origin is allowed,
 /// it is a string of at most ``Configuration/maxMessageBytes``, its web view is within
-/// ``Configuration/rate``, and it is a message of format 1 whose event the plan
-/// declares, with declared properties of the declared types, enum values and
-/// constraints: the checks of the typed factories, through ``EventCatalog``. Commands
+/// ``Configuration/rate``, and it is a message of format 1 whose event or screen the
+/// plan declares, with declared properties (or the plan's global properties) of the
+/// declared types, enum values and constraints: the checks of the typed factories,
+/// through ``EventCatalog``; `identify` and `group` take the plan's traits. Commands
 /// (`identify`, `reset`, opt-out, consent) are refused unless allowed by name. What passes
 /// is reported through the service, so the app's identity, session, consent, opt-out,
 /// global properties, PII rules and providers apply to it as to the app's own events.
