@@ -73,11 +73,8 @@ struct WebContentMessage: Sendable, Hashable {
     /// Reads a message.
     /// - Throws: ``WebContentRefusal`` (`malformed`) naming what is wrong.
     init(json text: String) throws(WebContentRefusal) {
-        let value: JSONValue
-        do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
-        } catch {
-            throw Self.malformed("the message is not JSON")
+        guard let value = JSONValue(json: text) else {
+            throw Self.malformed("the message is not JSON (RFC 8259, at most 64 levels deep, no duplicate keys)")
         }
         guard case .object(let object) = value else { throw Self.malformed("the message is not a JSON object") }
         guard object["anna"] == .int(1) else { throw Self.malformed("the message is not of format 1 (\"anna\":1)") }

@@ -111,3 +111,35 @@ import Testing
         #expect(await harness.delivered().map(\.metadata.plan?.version) == ["2.3.0"])
     }
 }
+
+/// The bridge's own JSON reader, through the messages it reads: RFC 8259, strictly.
+@Suite struct MessageReadingTests {
+    @Test func escapesAndUnicodeAreRead() async {
+        let harness = BridgeHarness()
+        // A quote, a backslash, a tab, an escaped é, a 😀 as a surrogate pair and one written as it is.
+        let id = #"a\"b\\c\td\u00e9\ud83d\ude00😀 ü"#
+        #expect(harness.track("productViewed", #"{"productID":"\#(id)","category":"books","price":1.5e1}"#) == .accepted)
+        #expect(await harness.delivered() == [.productViewed(productID: "a\"b\\c\td\u{e9}😀😀 ü", category: .books, price: 15)])
+    }
+
+    @Test func anythingButStrictJSONIsMalformed() {
+        let harness = BridgeHarness()
+        let malformed = [
+            #"{"anna":1,"type":"track","event":"homeViewed",}"#,
+            #"{"anna":1,"type":"track","event":"homeViewed","event":"appOpened"}"#,  // a duplicate key
+            #"{"anna":1,"type":"track","event":"homeViewed"} x"#,
+            #"{"anna":01,"type":"track","event":"homeViewed"}"#,
+            #"{"anna":1,"type":"track","event":"home\ud83dViewed"}"#,  // a lone surrogate
+            #"{"anna":1,"type":"track","event":"home"# + "\u{01}" + #"Viewed"}"#,  // a raw control character
+            // 70 levels: without the bound this would be an undeclared property.
+            #"{"anna":1,"type":"track","event":"homeViewed","properties":{"x":"# + String(repeating: "[", count: 70) + String(repeating: "]", count: 70) + "}}",
+            #"{'anna':1}"#, "",
+        ]
+        for text in malformed {
+            #expect(harness.post(text).refusalKind == .malformed, "\(text.prefix(80))")
+        }
+        // Whole numbers stay ints; 1e2 and 3.0 are doubles, which an int parameter refuses.
+        #expect(harness.track("reviewSubmitted", #"{"productID":"p","rating":1e0,"hasPhoto":true}"#).refusalKind == .invalidValue)
+        #expect(harness.track("reviewSubmitted", #"{"productID":"p","rating":3,"hasPhoto":true}"#) == .accepted)
+    }
+}
