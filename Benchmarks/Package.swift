@@ -31,6 +31,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Anna", package: "Anna"),
+                // The web-content bridge against a direct report (issue 55).
+                .product(name: "AnnaWebContent", package: "Anna"),
             ],
             path: "Benchmarks/RuntimeBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

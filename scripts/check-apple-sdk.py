@@ -283,7 +283,7 @@ for n in order:
     report.append(f"{n}: {'failed' if r.returncode else 'ok'}")
 
 # --- what an app writes: the documents' iOS blocks and the reference app ----------------------
-APPLE_IMPORTS = {"UIKit", "SwiftUI", "AnnaUIKit", "AnnaSwiftUI", "AnnaApple"}
+APPLE_IMPORTS = {"UIKit", "SwiftUI", "WebKit", "AnnaUIKit", "AnnaSwiftUI", "AnnaApple", "AnnaWebKit"}
 
 def document_blocks():
     """The Swift blocks of the README and the articles: (path, line of the fence, marker, text)."""

@@ -15,12 +15,20 @@ names (`context.plan`: the spec's `version:`, the event's, and the branch each s
 JSON with keys sorted, a number by its value (Swift writes the double 5 as 5.0, JavaScript as 5),
 and TypeScript's `page` as the `screen` it stands for. Ids and timestamps are left aside.
 
+- Bridge: a page in the app's web view, then the app (issue 55). Node runs the same calls
+  through the generated TypeScript's web-view client (`wire-calls.js --webview-messages FILE`,
+  a stand-in for WebKit's message handler writing each message as a line); the Shop example
+  (`--wire-calls URL --bridge-messages FILE`) feeds each line to a WebContentBridge of its
+  AnalyticsService, then makes the calls through the Swift factories, one DurableProvider
+  delivering both. The page's half and the app's half must each equal the reference, and every
+  call must carry the same anonymousId and context.sessionId: one identity, one session.
+
 It runs twice: with the names as the spec writes them, and in snake_case (`anna generate
 --naming snake_case`, the Swift provider with SnakeCaseEventMapper, `anna inspect --naming
 snake_case`).
 
 Usage (from the repository, after `swift build --traits Inspector` and the Shop example's build):
-    python3 scripts/check-one-wire.py [--bin .build/debug] [--shop PATH-TO-A-BUILT-SHOP] [--sides Node,JVM]
+    python3 scripts/check-one-wire.py [--bin .build/debug] [--shop PATH-TO-A-BUILT-SHOP] [--sides Swift,Node,JVM,Bridge]
 """
 import argparse
 import difflib
@@ -125,6 +133,26 @@ def inspect_side(inspect, name, command, work, naming="spec"):
     return calls, problems
 
 
+def webview_messages(node_command, work, naming):
+    """The messages the web-view client posts for the calls, one a line, in a file."""
+    path = os.path.join(work, "webview-%s.jsonl" % naming)
+    run(["node", node_command[1], "--webview-messages", path])
+    return path
+
+
+def one_identity(calls, name):
+    """Problems unless every call names the same anonymousId and session."""
+    bodies = [json.loads(call["json"]) for call in calls]
+    ids = {body.get("anonymousId") for body in bodies}
+    sessions = {body.get("context", {}).get("sessionId") for body in bodies}
+    problems = []
+    if len(ids) != 1 or None in ids:
+        problems.append("%s: the page's and the app's calls name %d anonymousIds: %s" % (name, len(ids), sorted(map(str, ids))))
+    if len(sessions) != 1 or None in sessions:
+        problems.append("%s: the page's and the app's calls name %d sessions: %s" % (name, len(sessions), sorted(map(str, sessions))))
+    return problems
+
+
 def normalized(value):
     if isinstance(value, float) and value.is_integer():
         return int(value)
@@ -155,33 +183,49 @@ def main():
     parser = argparse.ArgumentParser(description="Swift, Node and JVM clients of one spec send the same wire.")
     parser.add_argument("--bin", default=".build/debug", help="the folder with anna and anna-inspect")
     parser.add_argument("--shop", help="a built Shop executable to run instead of `swift run --package-path Examples/Shop Shop`")
-    parser.add_argument("--sides", default="Swift,Node,JVM", help="the sides to run, the first one the reference")
+    parser.add_argument("--sides", default="Swift,Node,JVM,Bridge", help="the sides to run, the first one the reference")
     arguments = parser.parse_args()
     anna = os.path.join(arguments.bin, "anna")
     inspect = os.path.join(arguments.bin, "anna-inspect")
     work = tempfile.mkdtemp(prefix="anna-one-wire-")
     try:
         wanted = arguments.sides.split(",")
-        if len(wanted) < 2 or any(name not in ("Swift", "Node", "JVM") for name in wanted):
-            parser.error("--sides: two or more of Swift, Node and JVM, comma-separated")
+        if len(wanted) < 2 or any(name not in ("Swift", "Node", "JVM", "Bridge") for name in wanted):
+            parser.error("--sides: two or more of Swift, Node, JVM and Bridge, comma-separated")
+        if "Bridge" in wanted and wanted[0] == "Bridge":
+            parser.error("--sides: Bridge cannot be the reference; put Swift, Node or JVM first")
         shop = [arguments.shop] if arguments.shop else ["swift", "run", "--package-path", "Examples/Shop", "Shop"]
         commands = {naming: {} for naming in NAMINGS}
         for naming, flags in NAMINGS.items():
             commands[naming]["Swift"] = shop + ["--wire-calls", "{endpoint}"] + flags
-            if "Node" in wanted:
-                commands[naming]["Node"] = build_node(anna, work, naming)
+            if "Node" in wanted or "Bridge" in wanted:
+                node = build_node(anna, work, naming)
+                commands[naming]["Node"] = node
+                if "Bridge" in wanted:
+                    commands[naming]["Bridge"] = (shop + ["--wire-calls", "{endpoint}", "--bridge-messages",
+                                                          webview_messages(node, work, naming)] + flags)
         if "JVM" in wanted:
             for naming, command in build_jvm(anna, work).items():
                 commands[naming]["JVM"] = command
         problems, count, names, planned = [], 0, set(), 0
         for naming in NAMINGS:
             lines = {}
+            sides = []
             for name in wanted:
                 calls, found = inspect_side(inspect, name, commands[naming][name], work, naming)
-                lines[name] = [wire_line(call) for call in calls]
                 problems += found
-            reference = wanted[0]
-            for name in wanted[1:]:
+                if name != "Bridge":
+                    lines[name] = [wire_line(call) for call in calls]
+                    sides.append(name)
+                    continue
+                # The page's calls came first, then the app's: each half is the calls once.
+                half = len(calls) // 2
+                lines["Bridge (page)"] = [wire_line(call) for call in calls[:half]]
+                lines["Bridge (app)"] = [wire_line(call) for call in calls[half:]]
+                sides += ["Bridge (page)", "Bridge (app)"]
+                problems += one_identity(calls, "Bridge (%s)" % naming)
+            reference = sides[0]
+            for name in sides[1:]:
                 if lines[name] != lines[reference]:
                     diff = difflib.unified_diff(lines[reference], lines[name], reference, name, lineterm="", n=1)
                     problems.append("%s and %s sent different calls with the names %s:\n%s"
@@ -193,7 +237,10 @@ def main():
             print("\n".join(["one wire: FAILED"] + problems))
             return 1
         print("one wire: %s sent the same %d calls, names as in the spec and in snake_case (%s), %d of them naming "
-              "the same context.plan, to anna inspect, with no finding" % (", ".join(wanted), count, ", ".join(sorted(names)), planned))
+              "the same context.plan, to anna inspect, with no finding%s" % (
+                  ", ".join(wanted), count, ", ".join(sorted(names)), planned,
+                  "; the page's calls through the web-content bridge and the app's with one anonymousId and session"
+                  if "Bridge" in wanted else ""))
         return 0
     finally:
         shutil.rmtree(work, ignore_errors=True)

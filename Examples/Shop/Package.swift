@@ -24,6 +24,8 @@ let package = Package(
                 .product(name: "AnnaDestinations", package: "Anna"),
                 // The headless responder tree drives the browsing flow on any platform.
                 .product(name: "AnnaTesting", package: "Anna"),
+                // `--bridge-messages`: a web page's calls through the web-content bridge.
+                .product(name: "AnnaWebContent", package: "Anna"),
             ]
         ),
     ],

@@ -6,6 +6,7 @@ import Anna
 import AnnaDestinations
 import AnnaFocusPaths
 import AnnaTesting
+import AnnaWebContent
 import Foundation
 import Testing
 
@@ -401,5 +402,19 @@ final class TitledScreen: HeadlessScreen {
 
         let results = await delegate.waitForResults(count: 1)
         #expect(results == [AnalyticsEvent(name: "cell/did-select", parameters: ["row": 1])])
+    }
+
+    /// WebContent.md, Swift block 1.
+    @Test func webContent1() async throws {
+
+        let analytics = AnalyticsService(providers: [LogProvider()])
+        let bridge = WebContentBridge(
+            service: analytics, catalog: .catalog,
+            configuration: .init(allowedOrigins: [WebContentOrigin(scheme: "https", host: "checkout.example.com")]))
+        let channel = bridge.makeChannel()
+        let page = WebContentOrigin(scheme: "https", host: "checkout.example.com")
+        #expect(channel.receive(#"{"anna":1,"type":"track","event":"categorySelected"}"#, from: page) == .accepted)
+        #expect(channel.receive(#"{"anna":1,"type":"track","event":"categoryDeleted"}"#, from: page).refusalKind == .undeclaredEvent)
+        #expect(analytics.metrics.dropped[.refusedByBridge] == 1)
     }
 }

@@ -32,6 +32,24 @@ import Testing
         }
     }
 
+    /// Screens, traits and globals (issue 55, for web content): built by their
+    /// descriptors, they are what the typed factories make.
+    @Test func screensTraitsAndGlobalsAreTheOnesTheirFactoriesMake() throws {
+        let calls = EventCatalog.account.calls
+        let detail = try #require(calls.screens.first { $0.name == "Product Detail" })
+        let screen = try EventCatalog.account.built(detail, values: ["productID": "p-1", "tab": "reviews", "position": 2])
+        let expected = AnalyticsScreen.productDetail(productID: "p-1", tab: .reviews, position: 2)
+        #expect(screen.parameters == expected.properties && screen.metadata == expected.metadata)
+        #expect(calls.screens.map(\.name) == ["home", "Product Detail", "checkout"])  // the deprecated one left out
+        let traits = try EventCatalog.account.built(try #require(calls.traits), values: ["loyalty tier": "gold", "age": 30])
+        #expect(traits.parameters == ["loyalty tier": UserTrait.loyaltyTier(.gold).value, "age": UserTrait.age(30).value])
+        #expect(traits.metadata.piiKeys.contains("loyalty tier") && !traits.metadata.piiKeys.contains("age"))
+        #expect(traits.metadata.constraints["age"] == UserTrait.age(30).metadata.constraint)
+        let globals = try #require(calls.globals)
+        #expect(throws: EventCatalogError.self) { try EventCatalog.account.built(globals, values: ["theme": "sepia"]) }
+        #expect(EventCatalog.objects.calls.objectProperties.filter { $0 == "name" }.count == 1)
+    }
+
     @Test func valuesAreConvertedAsTheFactoryConvertsThem() throws {
         // An int for a double becomes a double; an object keeps its declared properties.
         let built = try EventCatalog.catalog.event(named: "categoryAdded", values: [

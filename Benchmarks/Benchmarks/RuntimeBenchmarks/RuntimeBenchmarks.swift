@@ -288,6 +288,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     pacedReportBenchmarks()
+    webContentBenchmarks()
 }
 
 /// The worst accepted pattern on 61 letters: matched (no `x`, so it runs the whole program at every position).

@@ -108,3 +108,24 @@ private struct Unknown: ValueCheck {
     func accepts(_ value: AnalyticsValue) -> Bool { false }
     func converted(_ value: AnalyticsValue) -> AnalyticsValue? { nil }
 }
+
+/// What a generated catalog describes besides its events, each as the descriptor of
+/// an event would: the screens, the traits `identify` and `group` take and the global
+/// properties (each set one descriptor of optional parameters, with the PII keys and
+/// constraints of its properties), and the property names of the plan's object types.
+/// Generated code fills it, one statement per screen or set.
+@_spi(Generated) public struct CatalogCalls: Sendable {
+    /// The screens, by their names as sent.
+    public var screens: [EventDescriptor] = []
+    /// The user's traits (`traits:`), as optional parameters.
+    public var traits: EventDescriptor?
+    /// The group's traits (`groupTraits:`), as optional parameters.
+    public var groupTraits: EventDescriptor?
+    /// The global properties (`globals:`), as optional parameters.
+    public var globals: EventDescriptor?
+    /// The property names of every object type, as sent.
+    public var objectProperties: [String] = []
+
+    /// Nothing described.
+    public init() {}
+}

@@ -17,6 +17,11 @@ public enum DropReason: String, Sendable, Hashable, CaseIterable, Codable {
     case shutdown
     /// It was reported while the intake was full (``AnalyticsService/Configuration/intakeLimit``).
     case overflow
+    /// A web page's message that the web-content bridge (the `AnnaWebContent` product)
+    /// refused: from an origin the app did not allow, too large, beyond the rate,
+    /// malformed, not in the app's plan, outside its constraints, or a command the app
+    /// did not allow. The bridge counts each kind apart.
+    case refusedByBridge
 
     // The HTTP batch provider's and its queue's.
 

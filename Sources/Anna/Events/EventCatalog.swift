@@ -24,6 +24,10 @@ public struct EventCatalog: Sendable {
     public let fingerprint: String
     /// The events, in spec order.
     @_spi(Generated) public let events: [EventDescriptor]
+    /// What the plan declares besides events: its screens, traits and global
+    /// properties, and the property names of its object types. The web-content bridge
+    /// (`AnnaWebContent`) checks pages' calls against them.
+    @_spi(Generated) public let calls: CatalogCalls
     /// In debug builds, the spec file the catalog was generated from, for
     /// AnnaFocusPaths' `Manager.reloadTasks(catalogs:)`; `nil` in release builds. Found from where
     /// the generated file was compiled, so it is right on every machine that builds
@@ -36,20 +40,25 @@ public struct EventCatalog: Sendable {
     /// converted to its parameter's Swift type and back, as the typed factory does,
     /// with the metadata the factory attaches. Generated code calls this, with
     /// descriptors from ``CatalogTypes/event(_:parameters:metadata:)``.
-    @_spi(Generated) public init(name: String, fingerprint: String, events: [EventDescriptor], specPath: String? = nil) {
-        self.init(name: name, fingerprint: fingerprint, events: events, specPath: specPath, factory: nil)
+    @_spi(Generated) public init(
+        name: String, fingerprint: String, events: [EventDescriptor], calls: CatalogCalls = CatalogCalls(), specPath: String? = nil
+    ) {
+        self.init(name: name, fingerprint: fingerprint, events: events, calls: calls, specPath: specPath, factory: nil)
     }
 
     /// Creates a catalog that builds its events through `make`; the code generated
     /// before issue 51 calls this.
     @_spi(Generated) public init(name: String, fingerprint: String, events: [EventDescriptor], specPath: String? = nil, make: @escaping Factory) {
-        self.init(name: name, fingerprint: fingerprint, events: events, specPath: specPath, factory: make)
+        self.init(name: name, fingerprint: fingerprint, events: events, calls: CatalogCalls(), specPath: specPath, factory: make)
     }
 
-    private init(name: String, fingerprint: String, events: [EventDescriptor], specPath: String?, factory: Factory?) {
+    private init(
+        name: String, fingerprint: String, events: [EventDescriptor], calls: CatalogCalls, specPath: String?, factory: Factory?
+    ) {
         self.name = name
         self.fingerprint = fingerprint
         self.events = events
+        self.calls = calls
         self.specPath = specPath
         self.byName = Dictionary(events.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.make = factory
@@ -88,6 +97,20 @@ public struct EventCatalog: Sendable {
             throw EventCatalogError(event: name, parameter: nil, message: "the catalog has no factory for '\(name)'")
         }
         return event
+    }
+
+    /// Builds the values of a screen or a set of properties (``CatalogCalls``) as its
+    /// typed factories would: each value converted through its Swift type, the
+    /// metadata attached, under the descriptor's name.
+    /// - Throws: ``EventCatalogError`` for an undeclared key, a missing required value
+    ///   or a value of another type.
+    package func built(_ descriptor: EventDescriptor, values: [String: AnalyticsValue]) throws(EventCatalogError) -> AnalyticsEvent {
+        for key in values.keys.sorted() where descriptor.parameter(named: key) == nil {
+            throw EventCatalogError(
+                event: descriptor.name, parameter: key,
+                message: "'\(descriptor.name)' has no property '\(key)'\(Self.hint(key, in: descriptor.parameters.map(\.name)))")
+        }
+        return try CatalogArguments(event: descriptor, values: values).builtEvent()
     }
 
     /// `; did you mean 'x'?` for a near name, or nothing.

@@ -9,7 +9,7 @@ public struct AnalyticsError: Error, Sendable, CustomStringConvertible {
     /// The kind of an ``AnalyticsError``.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, Sendable, Hashable {
-            case providerFailed, constraintViolated, providerLimit, intakeOverflow, providerOverflow, identityStore
+            case providerFailed, constraintViolated, providerLimit, intakeOverflow, providerOverflow, identityStore, refusedByBridge
         }
 
         private let base: Base
@@ -32,6 +32,10 @@ public struct AnalyticsError: Error, Sendable, CustomStringConvertible {
         /// (``AnalyticsService/Configuration/storageDirectory``): ``underlyingError``.
         /// A state that could not be read was replaced by a new one.
         public static let identityStore = Code(base: .identityStore)
+        /// The web-content bridge (`AnnaWebContent`) refused a web page's message, the
+        /// first of its kind: ``underlyingError`` says which kind and names the event,
+        /// never a value. Every refusal is counted under ``DropReason/refusedByBridge``.
+        public static let refusedByBridge = Code(base: .refusedByBridge)
 
         /// The kind's name, e.g. `intakeOverflow`.
         public var description: String { base.rawValue }
@@ -45,7 +49,7 @@ public struct AnalyticsError: Error, Sendable, CustomStringConvertible {
     /// The batch the provider failed on, for ``Code/providerFailed``; empty otherwise.
     public private(set) var batch: [AnalyticsEnvelope] = []
     /// What the provider threw, for ``Code/providerFailed``; what the store threw, for
-    /// ``Code/identityStore``.
+    /// ``Code/identityStore``; the refusal, for ``Code/refusedByBridge``.
     public private(set) var underlyingError: (any Error)?
     /// The broken constraint, for ``Code/constraintViolated``.
     public private(set) var constraintViolation: ConstraintViolation?
@@ -107,6 +111,13 @@ public struct AnalyticsError: Error, Sendable, CustomStringConvertible {
         return result
     }
 
+    /// A web page's message was refused by the web-content bridge.
+    package static func refusedByBridge(_ refusal: any Error) -> AnalyticsError {
+        var result = AnalyticsError(code: .refusedByBridge)
+        result.underlyingError = refusal
+        return result
+    }
+
     /// One line without parameter values.
     public var description: String {
         let provider = self.provider ?? "?"
@@ -120,6 +131,8 @@ public struct AnalyticsError: Error, Sendable, CustomStringConvertible {
             return "provider '\(provider)': \(profileViolation.map(\.description) ?? "?")"
         case .identityStore:
             return "the identity store failed: \(underlyingError.map { "\($0)" } ?? "?")"
+        case .refusedByBridge:
+            return "web content: \(underlyingError.map { "\($0)" } ?? "?")"
         case .intakeOverflow:
             return "\(events) event(s) dropped: the service's intake was full (intakeLimit); "
                 + "the pipeline is behind, or use reportWaitingForRoom for bulk reporting"

@@ -273,6 +273,18 @@ public final class AnalyticsService: Sendable {
 
     // MARK: Internals
 
+    /// Counts events refused before they could be reported (the web-content bridge's
+    /// refusals): in ``AnalyticsMetrics/dropped``, so every provider's
+    /// ``AnalyticsMetrics/lost`` shows them.
+    package func countRefused(_ reason: DropReason, count: Int = 1) {
+        counters.withLock { $0.dropped[reason, default: 0] += count }
+    }
+
+    /// Hands an error to ``Configuration/errorHandler``, on the caller's thread.
+    package func reportError(_ error: AnalyticsError) {
+        configuration.errorHandler?(error)
+    }
+
     /// Queues an item someone waits on (a flush, a shutdown, a read of the identity):
     /// it cuts the loop's linger short.
     func enqueueControl(_ item: Pipeline.Item) {

@@ -54,7 +54,7 @@ public struct ConstraintViolation: Sendable, Hashable, CustomStringConvertible {
 /// ``RegexProgram/maximumSteps``) is not matched and counts as a violation. A pattern the matcher cannot use (possible only in a constraint
 /// built by hand, since specs are checked at build time) is reported once, as a
 /// violation of the first event checked against it, and skipped from then on.
-struct ConstraintChecker {
+package struct ConstraintChecker {
     private enum CompiledPattern {
         case program(RegexProgram)
         /// Not usable; `reported` once its violation has been returned.
@@ -63,7 +63,11 @@ struct ConstraintChecker {
 
     private var patterns: [String: CompiledPattern] = [:]
 
-    mutating func violations(of event: AnalyticsEvent) -> [ConstraintViolation] {
+    /// A checker with no pattern compiled yet.
+    package init() {}
+
+    /// The constraints an event's values break, sorted by parameter.
+    package mutating func violations(of event: AnalyticsEvent) -> [ConstraintViolation] {
         var found: [ConstraintViolation] = []
         for (parameter, constraint) in event.metadata.constraints {
             let problem: String?

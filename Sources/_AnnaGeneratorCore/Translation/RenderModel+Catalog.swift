@@ -23,6 +23,32 @@ extension RenderModel {
         package var events: [CatalogEventModel]
         /// The spec's tasks as `TaskDescription` values; empty when it has none.
         package var tasks: [TaskDescriptionModel]
+        /// Its screens, traits and globals, and its object types' property names
+        /// (`CatalogCalls`); `nil` when it has none.
+        package var calls: CatalogCallsModel?
+    }
+
+    /// What `AnnaCatalog.calls()` fills in: `CatalogCalls`.
+    package struct CatalogCallsModel: Sendable {
+        /// The enum and object types the screens, traits and globals name, each once.
+        package var types: [CatalogTypeModel]
+        /// The screens; each `metadataName` names a constant of `AnnaScreenMetadata`.
+        package var screens: [CatalogEventModel]
+        /// `traits`, `groupTraits` and `globals`, those the spec declares.
+        package var propertySets: [CatalogPropertySetModel]
+        /// Every object type's property names, unquoted.
+        package var objectProperties: [String]
+    }
+
+    /// A set of properties (traits, group traits, globals) as one descriptor of optional
+    /// parameters with the metadata of its properties.
+    package struct CatalogPropertySetModel: Sendable {
+        /// `traits`, `groupTraits` or `globals`: the `CatalogCalls` property.
+        package var field: String
+        /// Each property as an optional parameter.
+        package var parameters: [CatalogParameterModel]
+        /// `AnalyticsEvent.Metadata(piiKeys: …, constraints: …)`, or `nil` for none.
+        package var metadataInitializer: String?
     }
 
     /// An enum or object type a catalog's parameters name:

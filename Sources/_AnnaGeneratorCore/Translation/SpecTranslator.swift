@@ -66,7 +66,9 @@ package struct SpecTranslator: Sendable {
             taskSetNameLiteral: taskSet.nameLiteral,
             taskSetAvailability: taskSet.availability,
             tasks: taskSet.tasks,
-            catalog: catalogModel(spec, fileName: fileName, specFromOutput: specFromOutput, metadataNames: metadataNames)
+            catalog: catalogModel(
+                spec, fileName: fileName, specFromOutput: specFromOutput, metadataNames: metadataNames,
+                screenMetadataNames: screenMetadataNames)
         )
     }
 
@@ -173,27 +175,7 @@ package struct SpecTranslator: Sendable {
     ) -> RenderModel.MetadataModel? {
         var arguments: [String] = []
         if event.consent != "analytics" { arguments.append("consent: \(SwiftLiteral.string(event.consent))") }
-        var piiKeys: [String] = []
-        var constrained: [(String, ParameterConstraint)] = []
-        for index in event.parameters.indices where event.parameters[index].isPII {
-            piiKeys.append(event.parameters[index].name)
-        }
-        for index in event.parameters.indices where !event.parameters[index].constraints.isEmpty {
-            constrained.append((event.parameters[index].name, event.parameters[index].constraints))
-        }
-        if !objects.isEmpty {
-            for parameter in event.parameters {
-                let nested = Self.nestedRules(of: parameter, path: parameter.name, objects: objects)
-                piiKeys += nested.pii
-                constrained += nested.constraints.map { ($0.path, $0.constraint) }
-            }
-        }
-        let pii = piiKeys.map(SwiftLiteral.string)
-        if !pii.isEmpty { arguments.append("piiKeys: [\(pii.joined(separator: ", "))]") }
-        let constraints = constrained.map { name, constraint in
-            "\(SwiftLiteral.string(name)): \(constraintInitializer(constraint))"
-        }
-        if !constraints.isEmpty { arguments.append("constraints: [\(constraints.joined(separator: ", "))]") }
+        arguments += ruleArguments(event.parameters, objects: objects)
         if event.deprecationMessage != nil { arguments.append("isDeprecated: true") }
         if let plan {
             arguments.append(
@@ -206,6 +188,34 @@ package struct SpecTranslator: Sendable {
             name: SwiftNaming.escaped(event.swiftName),
             initializer: "AnalyticsEvent.Metadata(\(arguments.joined(separator: ", ")))"
         )
+    }
+
+    /// `piiKeys: […]` and `constraints: […]` of `AnalyticsEvent.Metadata` for these
+    /// parameters and the properties inside their objects; those that are not empty.
+    func ruleArguments(_ parameters: [TrackingSpec.Parameter], objects: [String: TrackingSpec.ObjectType]) -> [String] {
+        var arguments: [String] = []
+        var piiKeys: [String] = []
+        var constrained: [(String, ParameterConstraint)] = []
+        for index in parameters.indices where parameters[index].isPII {
+            piiKeys.append(parameters[index].name)
+        }
+        for index in parameters.indices where !parameters[index].constraints.isEmpty {
+            constrained.append((parameters[index].name, parameters[index].constraints))
+        }
+        if !objects.isEmpty {
+            for parameter in parameters {
+                let nested = Self.nestedRules(of: parameter, path: parameter.name, objects: objects)
+                piiKeys += nested.pii
+                constrained += nested.constraints.map { ($0.path, $0.constraint) }
+            }
+        }
+        let pii = piiKeys.map(SwiftLiteral.string)
+        if !pii.isEmpty { arguments.append("piiKeys: [\(pii.joined(separator: ", "))]") }
+        let constraints = constrained.map { name, constraint in
+            "\(SwiftLiteral.string(name)): \(constraintInitializer(constraint))"
+        }
+        if !constraints.isEmpty { arguments.append("constraints: [\(constraints.joined(separator: ", "))]") }
+        return arguments
     }
 
     private func constraintInitializer(_ constraints: ParameterConstraint) -> String {

@@ -195,10 +195,13 @@ extension EventCatalog {
     /// The events of account.anna.yml, described for tasks built at run time
     /// (task bundles, reloaded tasks): a task can only report these, with values of these types.
     /// Deprecated events are left out.
+    /// Its screens, traits, global properties and object types are described too, for the
+    /// calls of web content in the app (`AnnaWebContent`).
     public static let account = EventCatalog(
         name: "account",
         fingerprint: "69a22c8e8a6cb86e",
         events: AnnaCatalog.events(),
+        calls: AnnaCatalog.calls(),
         specPath: {
             #if DEBUG
             return "account.anna.yml"
@@ -219,5 +222,24 @@ private enum AnnaCatalog {
         events.reserveCapacity(1)
         events.append(types.event("planChanged", parameters: ["tier", "PlanChangedTier", "plan", "Plan"], metadata: AnnaSpecMetadata.planChanged))
         return events
+    }
+
+    static func calls() -> CatalogCalls {
+        var types = CatalogTypes()
+        types.add(AnalyticsScreen.ProductDetailTab.self, named: "AnalyticsScreen.ProductDetailTab", enumValues: ["overview", "reviews"])
+        types.add(UserTrait.LoyaltyTier.self, named: "UserTrait.LoyaltyTier", enumValues: ["bronze", "silver", "gold"])
+        types.add(UserTrait.Tier.self, named: "UserTrait.Tier", enumValues: ["basic", "premium"])
+        types.add(GroupTrait.Tier.self, named: "GroupTrait.Tier", enumValues: ["basic", "premium", "enterprise"])
+        types.add(AnalyticsGlobal.Theme.self, named: "AnalyticsGlobal.Theme", enumValues: ["light", "dark", "system"])
+        types.add(Plan.self, named: "Plan", enumValues: ["free", "pro", "team plan"])
+        var calls = CatalogCalls()
+        calls.screens.reserveCapacity(3)
+        calls.screens.append(types.event("home", parameters: []))
+        calls.screens.append(types.event("Product Detail", parameters: ["productID", "String", "tab", "AnalyticsScreen.ProductDetailTab", "position", "Int?"], metadata: AnnaScreenMetadata.productDetail))
+        calls.screens.append(types.event("checkout", parameters: ["email", "String"], metadata: AnnaScreenMetadata.checkout))
+        calls.traits = types.event("traits", parameters: ["email", "String?", "loyalty tier", "UserTrait.LoyaltyTier?", "tier", "UserTrait.Tier?", "age", "Int?", "signed up at", "Date?", "interests", "[String]?"], metadata: AnalyticsEvent.Metadata(piiKeys: ["email", "loyalty tier", "tier", "signed up at", "interests"], constraints: ["email": ParameterConstraint(maxLength: 254, pattern: "^[^@]+@[^@]+$"), "loyalty tier": ParameterConstraint(allowedValues: ["bronze", "silver", "gold"]), "tier": ParameterConstraint(allowedValues: ["basic", "premium"]), "age": ParameterConstraint(min: 0), "interests": ParameterConstraint(maxLength: 30)]))
+        calls.groupTraits = types.event("groupTraits", parameters: ["name", "String?", "tier", "GroupTrait.Tier?", "employees", "Int?", "website", "URL?"], metadata: AnalyticsEvent.Metadata(piiKeys: ["name", "tier"], constraints: ["name": ParameterConstraint(maxLength: 200), "tier": ParameterConstraint(allowedValues: ["basic", "premium", "enterprise"]), "employees": ParameterConstraint(min: 1)]))
+        calls.globals = types.event("globals", parameters: ["theme", "AnalyticsGlobal.Theme?", "plan", "Plan?", "experiment", "String?", "session count", "Int?"], metadata: AnalyticsEvent.Metadata(constraints: ["theme": ParameterConstraint(allowedValues: ["light", "dark", "system"]), "experiment": ParameterConstraint(maxLength: 40), "session count": ParameterConstraint(min: 0)]))
+        return calls
     }
 }

@@ -356,10 +356,13 @@ extension EventCatalog {
     /// The events of ga4-ecommerce.anna.yml, described for tasks built at run time
     /// (task bundles, reloaded tasks): a task can only report these, with values of these types.
     /// Deprecated events are left out.
+    /// Its screens, traits, global properties and object types are described too, for the
+    /// calls of web content in the app (`AnnaWebContent`).
     public static let ga4Ecommerce = EventCatalog(
         name: "GA4Ecommerce",
         fingerprint: "146a8765403f58fe",
         events: AnnaCatalog.events(),
+        calls: AnnaCatalog.calls(),
         specPath: {
             #if DEBUG
             return "ga4-ecommerce.anna.yml"
@@ -389,5 +392,11 @@ private enum AnnaCatalog {
         events.append(types.event("purchase", parameters: ["transaction_id", "String", "coupon", "String?", "shipping", "Double?", "tax", "Double?", "currency", "String", "value", "Double", "items", "[Item]"], metadata: AnnaSpecMetadata.purchase))
         events.append(types.event("refund", parameters: ["currency", "String", "value", "Double", "transaction_id", "String", "coupon", "String?", "shipping", "Double?", "tax", "Double?", "items", "[Item]?"], metadata: AnnaSpecMetadata.refund))
         return events
+    }
+
+    static func calls() -> CatalogCalls {
+        var calls = CatalogCalls()
+        calls.objectProperties = ["item_id", "item_name", "affiliation", "coupon", "discount", "index", "item_brand", "item_category", "item_category2", "item_list_id", "item_list_name", "item_variant", "location_id", "price", "quantity"]
+        return calls
     }
 }

@@ -246,10 +246,13 @@ extension EventCatalog {
     /// The events of objects.anna.yml, described for tasks built at run time
     /// (task bundles, reloaded tasks): a task can only report these, with values of these types.
     /// Deprecated events are left out.
+    /// Its screens, traits, global properties and object types are described too, for the
+    /// calls of web content in the app (`AnnaWebContent`).
     public static let objects = EventCatalog(
         name: "objects",
         fingerprint: "9ff8820e1a326a15",
         events: AnnaCatalog.events(),
+        calls: AnnaCatalog.calls(),
         specPath: {
             #if DEBUG
             return "objects.anna.yml"
@@ -270,5 +273,18 @@ private enum AnnaCatalog {
         events.reserveCapacity(1)
         events.append(types.event("Purchase Made", parameters: ["order id", "UUID", "products", "[CartLine]", "revenue", "Double", "shipping", "PostalAddress?", "gift wrap", "[CartLine]?"], metadata: AnnaSpecMetadata.purchaseMade))
         return events
+    }
+
+    static func calls() -> CatalogCalls {
+        var types = CatalogTypes()
+        types.add(CartLine.self, named: "CartLine")
+        types.add(PostalAddress.self, named: "PostalAddress")
+        var calls = CatalogCalls()
+        calls.screens.reserveCapacity(1)
+        calls.screens.append(types.event("Basket", parameters: ["lines", "[CartLine]"], metadata: AnnaScreenMetadata.basket))
+        calls.traits = types.event("traits", parameters: ["home", "PostalAddress?", "favorite product", "CartLine?"], metadata: AnalyticsEvent.Metadata(piiKeys: ["home", "favorite product", "home/street", "favorite product/brand/origin/street"], constraints: ["favorite product/product id": ParameterConstraint(maxLength: 64), "favorite product/price": ParameterConstraint(min: 0), "favorite product/quantity": ParameterConstraint(min: 1), "favorite product/category": ParameterConstraint(allowedValues: ["books", "music", "in store"]), "favorite product/brand/name": ParameterConstraint(maxLength: 40)]))
+        calls.globals = types.event("globals", parameters: ["last product", "CartLine?"], metadata: AnalyticsEvent.Metadata(piiKeys: ["last product", "last product/brand/origin/street"], constraints: ["last product/product id": ParameterConstraint(maxLength: 64), "last product/price": ParameterConstraint(min: 0), "last product/quantity": ParameterConstraint(min: 1), "last product/category": ParameterConstraint(allowedValues: ["books", "music", "in store"]), "last product/brand/name": ParameterConstraint(maxLength: 40)]))
+        calls.objectProperties = ["product id", "name", "price", "quantity", "coupon", "category", "tags", "brand", "origin", "street", "city", "default", "updated"]
+        return calls
     }
 }

@@ -466,10 +466,13 @@ extension EventCatalog {
     /// The events of segment-ecommerce.anna.yml, described for tasks built at run time
     /// (task bundles, reloaded tasks): a task can only report these, with values of these types.
     /// Deprecated events are left out.
+    /// Its screens, traits, global properties and object types are described too, for the
+    /// calls of web content in the app (`AnnaWebContent`).
     public static let segmentEcommerce = EventCatalog(
         name: "SegmentEcommerce",
         fingerprint: "687dc472f0c63af4",
         events: AnnaCatalog.events(),
+        calls: AnnaCatalog.calls(),
         specPath: {
             #if DEBUG
             return "segment-ecommerce.anna.yml"
@@ -502,5 +505,11 @@ private enum AnnaCatalog {
         events.append(types.event("Order Refunded", parameters: ["order_id", "String", "total", "Double?", "currency", "String?", "products", "[Product]?"], metadata: AnnaSpecMetadata.orderRefunded))
         events.append(types.event("Coupon Applied", parameters: ["order_id", "String?", "cart_id", "String?", "coupon_id", "String", "coupon_name", "String?", "discount", "Double?"], metadata: AnnaSpecMetadata.couponApplied))
         return events
+    }
+
+    static func calls() -> CatalogCalls {
+        var calls = CatalogCalls()
+        calls.objectProperties = ["product_id", "sku", "category", "name", "brand", "variant", "price", "quantity", "coupon", "position", "url", "image_url"]
+        return calls
     }
 }

@@ -1,4 +1,5 @@
 import Anna
+import AnnaWebContent
 import Foundation
 import ShopAnalytics
 
@@ -10,8 +11,11 @@ import ShopAnalytics
 ///   - endpoint: The collector's batch endpoint.
 ///   - snakeCase: Whether the provider maps names with `SnakeCaseEventMapper`, as the
 ///     TypeScript and Kotlin generated with `--naming snake_case` send them.
-/// - Returns: The exit status: 0 once every call was delivered.
-func sendWireCalls(to endpoint: URL, snakeCase: Bool) async -> Int32 {
+///   - bridgeMessages: `--bridge-messages FILE`: the messages the generated TypeScript's
+///     web-view client posted for the same calls, one a line, fed first to a
+///     `WebContentBridge` of the same service: a page in the app's web view, then the app.
+/// - Returns: The exit status: 0 once every call was delivered and no message refused.
+func sendWireCalls(to endpoint: URL, snakeCase: Bool, bridgeMessages: URL? = nil) async -> Int32 {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shop-wire-\(getpid())")
     defer { try? FileManager.default.removeItem(at: folder) }
     let http: DurableProvider
@@ -31,6 +35,25 @@ func sendWireCalls(to endpoint: URL, snakeCase: Bool) async -> Int32 {
     let analytics = AnalyticsService(
         providers: [http], configuration: .init(context: context, anonymousID: "swift-wire", storageDirectory: folder))
     analytics.grant(.marketing)  // promoBannerTapped's consent category
+    var refused = 0
+    if let bridgeMessages {
+        // First, so that the app's global properties, set below, are not yet set: a page's
+        // own globals ride in its events' properties.
+        guard let text = try? String(contentsOf: bridgeMessages, encoding: .utf8) else {
+            print("cannot read \(bridgeMessages.path)")
+            return 66
+        }
+        let page = WebContentOrigin(scheme: "https", host: "shop.example.com")
+        let bridge = WebContentBridge(
+            service: analytics, catalog: .shop, configuration: .init(allowedOrigins: [page], allowedCommands: [.identify]))
+        let channel = bridge.makeChannel()
+        for line in text.split(separator: "\n") where !line.isEmpty {
+            if case .refused(let refusal) = channel.receive(String(line), from: page) {
+                print("bridge: \(refusal)")
+                refused += 1
+            }
+        }
+    }
     analytics.report(.orderPlaced(
         orderID: "o-1", total: 19.5, method: .applePay, itemCount: 3,
         placedAt: Date(timeIntervalSince1970: 1_767_225_600.123),
@@ -56,6 +79,6 @@ func sendWireCalls(to endpoint: URL, snakeCase: Bool) async -> Int32 {
     await analytics.flush()
     let metrics = http.metrics
     await analytics.shutdown()
-    print("wire calls to \(endpoint.absoluteString): persisted \(metrics.persisted), delivered \(metrics.delivered)")
-    return metrics.persisted > 0 && metrics.delivered == metrics.persisted ? 0 : 1
+    print("wire calls to \(endpoint.absoluteString): persisted \(metrics.persisted), delivered \(metrics.delivered), refused \(refused)")
+    return metrics.persisted > 0 && metrics.delivered == metrics.persisted && refused == 0 ? 0 : 1
 }

@@ -2,14 +2,18 @@ import AnnaDestinations
 import Foundation
 import ShopAnalytics
 
-// `--wire-calls <url> [--snake-case]`: only the calls scripts/check-one-wire.py compares
-// with the TypeScript and Kotlin clients' (WireCalls.swift), then exit.
+// `--wire-calls <url> [--snake-case] [--bridge-messages FILE]`: only the calls
+// scripts/check-one-wire.py compares with the TypeScript and Kotlin clients' (WireCalls.swift),
+// after a web page's messages for the same calls through the web-content bridge, then exit.
 if let flag = CommandLine.arguments.firstIndex(of: "--wire-calls") {
-    guard flag + 1 < CommandLine.arguments.count, let endpoint = URL(string: CommandLine.arguments[flag + 1]) else {
-        print("usage: Shop --wire-calls <http://127.0.0.1:PORT/v1/batch> [--snake-case]")
+    let arguments = CommandLine.arguments
+    let messages = arguments.firstIndex(of: "--bridge-messages").map { $0 + 1 < arguments.count ? arguments[$0 + 1] : "" }
+    guard flag + 1 < arguments.count, let endpoint = URL(string: arguments[flag + 1]), messages != "" else {
+        print("usage: Shop --wire-calls <http://127.0.0.1:PORT/v1/batch> [--snake-case] [--bridge-messages FILE]")
         exit(64)
     }
-    exit(await sendWireCalls(to: endpoint, snakeCase: CommandLine.arguments.contains("--snake-case")))
+    exit(await sendWireCalls(
+        to: endpoint, snakeCase: arguments.contains("--snake-case"), bridgeMessages: messages.map { URL(fileURLWithPath: $0) }))
 }
 
 // A shopping session, reported through the factories generated from shop.anna.yml.
