@@ -56,6 +56,8 @@ import Testing
                 while Date() < deadline, !SharedStorageTests.isFree(lock) { usleep(5_000) }
                 return (filled: true, released: SharedStorageTests.isFree(lock))
             }
+            // Between tries, the threads this try held go back to the other suites' tests.
+            if !outcome.filled { try? await Task.sleep(for: .seconds(2)) }
         } while !outcome.filled && Date() < patience
         #expect(outcome.filled, "every thread of the pool was blocked by the test")
         #expect(outcome.released, "the queue's lock was released while the pool was blocked")
@@ -70,9 +72,11 @@ import Testing
 
 /// Blocks every thread of the cooperative pool while `body` runs on a thread of its own.
 enum PoolBlocker {
-    /// Starts one blocking task per thread of the pool and waits (at most 60 s: other
-    /// tests may hold threads meanwhile) until all of them run; then runs `body` with
-    /// whether they all did, and lets them go.
+    /// Starts one blocking task per thread of the pool and waits (at most 5 s for each:
+    /// other tests may hold threads meanwhile) until all of them run; then runs `body`
+    /// with whether they all did, and lets them go. The wait is short because the
+    /// threads it did get are held from every other test meanwhile: with 60 s, tries
+    /// repeated for minutes starved the other suites' tests past their own limits.
     static func run<Result: Sendable>(_ body: @escaping @Sendable (_ filled: Bool) -> Result) async -> Result {
         await withCheckedContinuation { continuation in
             let thread = Thread {
@@ -86,7 +90,7 @@ enum PoolBlocker {
                     }
                 }
                 var filled = true
-                for _ in 0..<width where running.wait(timeout: .now() + 60) == .timedOut { filled = false }
+                for _ in 0..<width where running.wait(timeout: .now() + 5) == .timedOut { filled = false }
                 let result = body(filled)
                 for _ in 0..<width { gate.signal() }
                 continuation.resume(returning: result)

@@ -94,8 +94,9 @@ import FoundationNetworking
         defer { for file in [report, junit] { try? FileManager.default.removeItem(atPath: file) } }
         let inspector = try InspectorProcess(
             // Long enough that a loaded machine's pause between two requests is not idleness
-            // (reading calls at /api/… does not count as activity).
-            [Fixtures.store, "--idle-timeout", "6", "--report-json", report, "--report-junit", junit, "--github-annotations", "--max-body", "4096"])
+            // (reading calls at /api/… does not count as activity): with 6 s, a fresh clone's
+            // whole run beside a sanitizer run found the inspector gone before a request.
+            [Fixtures.store, "--idle-timeout", "15", "--report-json", report, "--report-junit", junit, "--github-annotations", "--max-body", "4096"])
         let track = #"{"type":"track","event":"searchPerformed","properties":{"query":"red shoes","resultCount":-3},"messageId":"b1","anonymousId":"web-1","timestamp":"2026-01-01T10:00:00.000Z","context":{"library":{"name":"analytics.js"}}}"#
         #expect(try await inspector.send("/v1/track", body: Data(track.utf8)) == (200, #"{"success":true}"#))
         let batch = #"{"batch":[{"type":"page","name":"Home","anonymousId":"web-1","messageId":"b2"},{"type":"track","event":"checkoutStarted","anonymousId":"web-1","messageId":"b3"}],"sentAt":"2026-01-01T10:00:01.000Z","context":{"library":{"name":"analytics-kotlin"}}}"#
@@ -112,7 +113,7 @@ import FoundationNetworking
         #expect(try await inspector.send("/v1/batch", body: Data("garbage".utf8), encoding: "gzip").status == 400)
         let exit = try await inspector.stop(nil)
         #expect(exit.status == 1)
-        #expect(exit.stderr.contains("anna-inspect: stopping (idle for 6 s)"))
+        #expect(exit.stderr.contains("anna-inspect: stopping (idle for 15 s)"))
         let json = try Self.json(at: report)
         #expect(Self.findings(json) == [
             "pii properties.query 25:7", "constraint properties.resultCount 26:7", "unknown-event event 14:1", "request  0:0", "request  0:0", "request  0:0",
