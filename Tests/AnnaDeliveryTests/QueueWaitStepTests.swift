@@ -387,7 +387,7 @@ final class ContendedStore: ForwardingStore, @unchecked Sendable {
         store.busy = true
         let tries = store.tries
         async let purged: Void = queue.purge()
-        #expect(await eventually { store.tries > tries + 1 }, "the purge waits for the lock on the timer")
+        #expect(await eventually(within: 300) { store.tries > tries + 1 }, "the purge waits for the lock on the timer")
         queue.appendNumbered(3..<5)
         async let persisted: Void = queue.waitUntilPersisted()
         store.busy = false
@@ -412,9 +412,9 @@ final class ContendedStore: ForwardingStore, @unchecked Sendable {
         let records = LockedState<[DurableQueue.Record]?>(nil)
         let thread = Thread { records.withLock { $0 = queue.readNow(maxRecords: 10, maxBytes: 1 << 20) } }
         thread.start()
-        #expect(await eventually { store.tries > tries + 1 }, "the read waits for the lock")
+        #expect(await eventually(within: 300) { store.tries > tries + 1 }, "the read waits for the lock")
         store.busy = false
-        #expect(await eventually { records.withLock { $0 != nil } })
+        #expect(await eventually(within: 300) { records.withLock { $0 != nil } })
         #expect(records.withLock { $0?.count } == 4)
     }
 }
