@@ -372,18 +372,25 @@ final class ContendedStore: ForwardingStore, @unchecked Sendable {
 
 /// The driver of the same: with real queues and threads, but nothing timed.
 @Suite struct QueueLockDriverTests {
+    /// An `.aroundIO` queue on a store whose lock the test makes busy, with `count`
+    /// records persisted. The lock is waited out however long the test takes: nothing
+    /// here depends on time.
+    static func contendedQueue(persisting count: Int) async throws -> (ContendedStore, DurableQueue) {
+        let store = ContendedStore(base: MemorySegmentStore())
+        var configuration = DeliveryStorage.Configuration()
+        configuration.lockPolicy = .aroundIO
+        let queue = try DurableQueue(
+            store: store, configuration: configuration, lockPatience: .seconds(3600), errorHandler: nil)
+        queue.appendNumbered(0..<count)
+        await queue.waitUntilPersisted()
+        return (store, queue)
+    }
+
     /// An operation waiting for the lock lets none submitted after it in first: a
     /// purge is not overtaken by a later write (which it would delete), and the
     /// records appended after the purge are kept.
     @Test func anOperationWaitingForTheLockIsOvertakenByNone() async throws {
-        let store = ContendedStore(base: MemorySegmentStore())
-        var configuration = DeliveryStorage.Configuration()
-        configuration.lockPolicy = .aroundIO
-        // Waited out however long the test takes: nothing here depends on time.
-        let queue = try DurableQueue(
-            store: store, configuration: configuration, lockPatience: .seconds(3600), errorHandler: nil)
-        queue.appendNumbered(0..<3)
-        await queue.waitUntilPersisted()
+        let (store, queue) = try await Self.contendedQueue(persisting: 3)
         store.busy = true
         let tries = store.tries
         async let purged: Void = queue.purge()
@@ -399,14 +406,7 @@ final class ContendedStore: ForwardingStore, @unchecked Sendable {
     /// The uploader's synchronous calls wait for the lock without polling and get
     /// their result.
     @Test func aSynchronousCallerGetsItsResultOnceTheLockIsFree() async throws {
-        let store = ContendedStore(base: MemorySegmentStore())
-        var configuration = DeliveryStorage.Configuration()
-        configuration.lockPolicy = .aroundIO
-        // Waited out however long the test takes: nothing here depends on time.
-        let queue = try DurableQueue(
-            store: store, configuration: configuration, lockPatience: .seconds(3600), errorHandler: nil)
-        queue.appendNumbered(0..<4)
-        await queue.waitUntilPersisted()
+        let (store, queue) = try await Self.contendedQueue(persisting: 4)
         store.busy = true
         let tries = store.tries
         let records = LockedState<[DurableQueue.Record]?>(nil)
