@@ -81,48 +81,27 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 100
     )
 
-    // One iteration: 1,000 typical calls in 10 batch requests, each parsed, checked
-    // and recorded, on the benchmark's one thread: calls per second is 1,000 × the
-    // iterations per second.
-    Benchmark("anna inspect: 10 requests in, 1,000 typical calls parsed, checked and recorded", configuration: .init(scalingFactor: .one)) { benchmark in
-        var round = 0
-        for _ in benchmark.scaledIterations {
-            for offset in 0..<10 { blackHole(harness.ingest(batch: batches[(round + offset) % batches.count])) }
-            round += 10
+    // Two rows per plan: one iteration is 1,000 calls in 10 batch requests, each parsed,
+    // checked and recorded, on the benchmark's one thread (calls per second is 1,000 ×
+    // the iterations per second); then the checks alone, on 1,000 calls already parsed.
+    func rows(_ plan: String, ingested: String, checked: String, _ inspector: InspectorBenchmarkHarness, _ requests: [[UInt8]]) {
+        Benchmark("anna inspect: \(plan)10 requests in, 1,000 \(ingested) parsed, checked and recorded", configuration: .init(scalingFactor: .one)) { benchmark in
+            var round = 0
+            for _ in benchmark.scaledIterations {
+                for offset in 0..<10 { blackHole(inspector.ingest(batch: requests[(round + offset) % requests.count])) }
+                round += 10
+            }
+        }
+        Benchmark("anna inspect: \(plan)1,000 \(checked) checked", configuration: .init(scalingFactor: .one)) { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(inspector.checkPrepared()) }
         }
     }
 
-    // The checks alone, on 1,000 calls already parsed.
-    Benchmark("anna inspect: 1,000 parsed calls checked", configuration: .init(scalingFactor: .one)) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(harness.checkPrepared()) }
-    }
-
-    // Issue 54: the same two rows with one plan version loaded, each call naming it.
-    Benchmark("anna inspect: one plan version, 10 requests in, 1,000 versioned calls parsed, checked and recorded", configuration: .init(scalingFactor: .one)) { benchmark in
-        var round = 0
-        for _ in benchmark.scaledIterations {
-            for offset in 0..<10 { blackHole(singleVersion.ingest(batch: singleVersionBatches[(round + offset) % singleVersionBatches.count])) }
-            round += 10
-        }
-    }
-
-    Benchmark("anna inspect: one plan version, 1,000 parsed versioned calls checked", configuration: .init(scalingFactor: .one)) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(singleVersion.checkPrepared()) }
-    }
-
-    // And with two plan versions loaded, each call checked
-    // against the version its context.plan names.
-    Benchmark("anna inspect: two plan versions, 10 requests in, 1,000 versioned calls parsed, checked and recorded", configuration: .init(scalingFactor: .one)) { benchmark in
-        var round = 0
-        for _ in benchmark.scaledIterations {
-            for offset in 0..<10 { blackHole(versioned.ingest(batch: versionedBatches[(round + offset) % versionedBatches.count])) }
-            round += 10
-        }
-    }
-
-    Benchmark("anna inspect: two plan versions, 1,000 parsed versioned calls checked", configuration: .init(scalingFactor: .one)) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(versioned.checkPrepared()) }
-    }
+    rows("", ingested: "typical calls", checked: "parsed calls", harness, batches)
+    // Issue 54: the same rows with one plan version loaded, each call naming it; then
+    // with two loaded, each call checked against the version its context.plan names.
+    rows("one plan version, ", ingested: "versioned calls", checked: "parsed versioned calls", singleVersion, singleVersionBatches)
+    rows("two plan versions, ", ingested: "versioned calls", checked: "parsed versioned calls", versioned, versionedBatches)
 
     // Memory for 1,000,000 calls with the default bounds (the last 1,000 calls kept,
     // the rest counted), on a new inspector.
