@@ -94,49 +94,36 @@ public final class WebContentBridge: Sendable {
                 .commandNotAllowed, name: message.call.name,
                 message: "the app does not allow pages to call \(command.rawValue) (WebContentBridge.Configuration.allowedCommands)"))
         }
-        switch message.call {
-        case .track(let event, let properties, let plan):
-            do throws(WebContentRefusal) {
+        do throws(WebContentRefusal) {
+            switch message.call {
+            case .track(let event, let properties, let plan):
                 service.report(try self.event(event, properties: properties, plan: plan, naming: message.naming))
-                return .accepted
-            } catch {
-                return refuse(error)
-            }
-        case .screen(let name, let properties, let plan):
-            do throws(WebContentRefusal) {
+            case .screen(let name, let properties, let plan):
                 service.screen(try screen(name, properties: properties, plan: plan, naming: message.naming))
-            } catch {
-                return refuse(error)
-            }
-        case .identify(let userID, let traits):
-            do throws(WebContentRefusal) {
+            case .identify(let userID, let traits):
                 let traits = try self.traits(traits, set: .traits, naming: message.naming).map {
                     UserTrait(name: $0.name, value: $0.value, metadata: $0.metadata)
                 }
                 if let userID { service.identify(userID: userID, traits: traits) } else { service.identify(traits: traits) }
-            } catch {
-                return refuse(error)
-            }
-        case .group(let groupID, let traits):
-            do throws(WebContentRefusal) {
+            case .group(let groupID, let traits):
                 let traits = try self.traits(traits, set: .groupTraits, naming: message.naming).map {
                     GroupTrait(name: $0.name, value: $0.value, metadata: $0.metadata)
                 }
                 service.group(groupID: groupID, traits: traits)
-            } catch {
-                return refuse(error)
+            case .reset:
+                service.reset()
+            case .optOut(let optedOut):
+                if optedOut {
+                    // Collection stops when the opt-out starts on the service's side, as from the app.
+                    Task { [service] in await service.optOut() }
+                } else {
+                    service.optIn()
+                }
+            case .consent(let categories):
+                service.setConsent(Set(categories.map(ConsentCategory.init(rawValue:))))
             }
-        case .reset:
-            service.reset()
-        case .optOut(let optedOut):
-            if optedOut {
-                // Collection stops when the opt-out starts on the service's side, as from the app.
-                Task { [service] in await service.optOut() }
-            } else {
-                service.optIn()
-            }
-        case .consent(let categories):
-            service.setConsent(Set(categories.map(ConsentCategory.init(rawValue:))))
+        } catch {
+            return refuse(error)
         }
         return .accepted
     }
